@@ -1,0 +1,231 @@
+//! The five components of an IRI reference, as byte ranges into one string.
+//!
+//! This is the cheap first step of every operation on an IRI: the split of
+//! RFC 3986 Appendix B (`^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?`),
+//! which succeeds on *any* string, followed by the split of the authority
+//! into userinfo, host and port. Validation ([`crate::parse`]) then checks
+//! each component against its ABNF rule; mapping checks nothing and simply
+//! works per component (RFC 3987bis §3.3: the mapping "is defined for all
+//! sequences of Unicode characters, whether or not they are valid for the
+//! component in question").
+//!
+//! Like rust-url and oxiri, we keep one string plus offsets rather than one
+//! allocation per component.
+
+use std::ops::Range;
+
+/// Byte ranges of the components of an IRI reference within its string.
+///
+/// Every range excludes the punctuation that delimits it: `scheme` excludes
+/// the `:`, `authority` the leading `//`, `query` the `?`, `fragment` the
+/// `#`, `userinfo` the `@` and `port` its `:`. `None` means the component is
+/// absent; `Some(empty range)` means present but empty (`http://a/?` has an
+/// empty query, `http://a/` has none).
+///
+/// ```
+/// use iriscan::Components;
+/// let s = "http://user@例え.jp:8080/p?q#f";
+/// let c = Components::split(s);
+/// assert_eq!(&s[c.scheme.clone().unwrap()], "http");
+/// assert_eq!(&s[c.userinfo.clone().unwrap()], "user");
+/// assert_eq!(&s[c.host.clone().unwrap()], "例え.jp");
+/// assert_eq!(&s[c.port.clone().unwrap()], "8080");
+/// assert_eq!(&s[c.path.clone()], "/p");
+/// assert_eq!(&s[c.query.clone().unwrap()], "q");
+/// assert_eq!(&s[c.fragment.clone().unwrap()], "f");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Components {
+    /// The scheme, without its `:`.
+    pub scheme: Option<Range<usize>>,
+    /// The authority, without the leading `//`.
+    pub authority: Option<Range<usize>>,
+    /// The userinfo inside the authority, without its `@`.
+    pub userinfo: Option<Range<usize>>,
+    /// The host inside the authority (with the brackets of an IP-literal).
+    /// Present (possibly empty) whenever the authority is.
+    pub host: Option<Range<usize>>,
+    /// The port inside the authority, without its `:`.
+    pub port: Option<Range<usize>>,
+    /// The path; always present, possibly empty.
+    pub path: Range<usize>,
+    /// The query, without its `?`.
+    pub query: Option<Range<usize>>,
+    /// The fragment, without its `#`.
+    pub fragment: Option<Range<usize>>,
+}
+
+impl Components {
+    /// Splits any string into components (RFC 3986 Appendix B, then the
+    /// authority into userinfo, host and port). Never fails; whether the
+    /// parts are valid is for [`crate::parse`] to say.
+    ///
+    /// The userinfo ends at the *last* `@` of the authority, the port starts
+    /// at the last `:` after the host (after the `]` of an IP-literal).
+    pub fn split(s: &str) -> Components {
+        let b = s.as_bytes();
+        let mut c = Components::default();
+        // scheme: a non-empty run without ":/?#" followed by ":".
+        let mut pos = 0;
+        if let Some(i) = b.iter().position(|&x| matches!(x, b':' | b'/' | b'?' | b'#'))
+            && b[i] == b':'
+            && i > 0
+        {
+            c.scheme = Some(0..i);
+            pos = i + 1;
+        }
+        // authority
+        if b[pos..].starts_with(b"//") {
+            let start = pos + 2;
+            let end = b[start..]
+                .iter()
+                .position(|&x| matches!(x, b'/' | b'?' | b'#'))
+                .map_or(b.len(), |i| start + i);
+            c.split_authority(b, start..end);
+            pos = end;
+        }
+        // path
+        let path_end = b[pos..]
+            .iter()
+            .position(|&x| matches!(x, b'?' | b'#'))
+            .map_or(b.len(), |i| pos + i);
+        c.path = pos..path_end;
+        pos = path_end;
+        // query
+        if pos < b.len() && b[pos] == b'?' {
+            let end = memchr::memchr(b'#', &b[pos..]).map_or(b.len(), |i| pos + i);
+            c.query = Some(pos + 1..end);
+            pos = end;
+        }
+        // fragment
+        if pos < b.len() && b[pos] == b'#' {
+            c.fragment = Some(pos + 1..b.len());
+        }
+        c
+    }
+
+    fn split_authority(&mut self, b: &[u8], auth: Range<usize>) {
+        self.authority = Some(auth.clone());
+        let mut host_start = auth.start;
+        if let Some(at) = memchr::memrchr(b'@', &b[auth.clone()]) {
+            self.userinfo = Some(auth.start..auth.start + at);
+            host_start = auth.start + at + 1;
+        }
+        // The port separator is the last ':' after the host; inside an
+        // IP-literal the colons belong to the address.
+        let search_from = if b.get(host_start) == Some(&b'[') {
+            memchr::memchr(b']', &b[host_start..auth.end]).map_or(auth.end, |i| host_start + i + 1)
+        } else {
+            host_start
+        };
+        match memchr::memrchr(b':', &b[search_from..auth.end]) {
+            Some(i) => {
+                let colon = search_from + i;
+                self.host = Some(host_start..colon);
+                self.port = Some(colon + 1..auth.end);
+            }
+            None => self.host = Some(host_start..auth.end),
+        }
+    }
+
+    /// The end of the hierarchical part: where the query or fragment (with
+    /// its delimiter) starts, or the end of the string.
+    pub fn hier_end(&self) -> usize {
+        match (&self.query, &self.fragment) {
+            (Some(q), _) => q.start - 1,
+            (None, Some(f)) => f.start - 1,
+            (None, None) => self.path.end,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(s: &str) -> [Option<&str>; 8] {
+        let c = Components::split(s);
+        let g = |r: &Option<Range<usize>>| r.clone().map(|r| &s[r]);
+        [
+            g(&c.scheme),
+            g(&c.authority),
+            g(&c.userinfo),
+            g(&c.host),
+            g(&c.port),
+            Some(&s[c.path.clone()]),
+            g(&c.query),
+            g(&c.fragment),
+        ]
+    }
+
+    #[test]
+    fn rfc3986_appendix_b_example() {
+        assert_eq!(
+            parts("http://www.ics.uci.edu/pub/ietf/uri/#Related"),
+            [
+                Some("http"),
+                Some("www.ics.uci.edu"),
+                None,
+                Some("www.ics.uci.edu"),
+                None,
+                Some("/pub/ietf/uri/"),
+                None,
+                Some("Related")
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_and_absent_components_differ() {
+        let p = parts("http://a/?#");
+        assert_eq!(p[6], Some(""));
+        assert_eq!(p[7], Some(""));
+        let p = parts("http://a/");
+        assert_eq!(p[6], None);
+        assert_eq!(p[7], None);
+        let p = parts("file:///etc");
+        assert_eq!((p[1], p[3], p[5]), (Some(""), Some(""), Some("/etc")));
+    }
+
+    #[test]
+    fn ip_literal_colons_are_not_the_port() {
+        let p = parts("http://[::1]:8080/x");
+        assert_eq!((p[3], p[4]), (Some("[::1]"), Some("8080")));
+        let p = parts("http://[::1]/x");
+        assert_eq!((p[3], p[4]), (Some("[::1]"), None));
+        let p = parts("ldap://[2001:db8::7]/c=GB?objectClass?one");
+        assert_eq!((p[3], p[6]), (Some("[2001:db8::7]"), Some("objectClass?one")));
+    }
+
+    #[test]
+    fn userinfo_ends_at_last_at_sign() {
+        let p = parts("ftp://a@b:c@host:21");
+        assert_eq!((p[2], p[3], p[4]), (Some("a@b:c"), Some("host"), Some("21")));
+    }
+
+    #[test]
+    fn relative_references_have_no_scheme() {
+        assert_eq!(parts("//a/b")[0], None);
+        assert_eq!(parts("a/b:c")[0], None);
+        assert_eq!(parts(":a")[0], None);
+        assert_eq!(parts("?q")[6], Some("q"));
+        assert_eq!(parts("")[5], Some(""));
+    }
+
+    #[test]
+    fn urn_and_mailto_have_rootless_paths() {
+        assert_eq!(parts("urn:isbn:0451450523")[5], Some("isbn:0451450523"));
+        assert_eq!(parts("mailto:a@b.c")[5], Some("a@b.c"));
+        assert_eq!(parts("mailto:a@b.c")[1], None);
+    }
+
+    #[test]
+    fn hier_end_points_at_query_or_fragment_delimiter() {
+        let s = "http://a/b?c#d";
+        assert_eq!(&s[..Components::split(s).hier_end()], "http://a/b");
+        let s = "http://a/b#d";
+        assert_eq!(&s[..Components::split(s).hier_end()], "http://a/b");
+        let s = "http://a/b";
+        assert_eq!(Components::split(s).hier_end(), s.len());
+    }
+}

@@ -1,0 +1,15 @@
+//! # iriscan
+//!
+//! Find Internationalized Resource Identifiers (IRIs, RFC 3987 and its
+//! 3987bis revision) in running text of any language, validate each against
+//! the RFC grammar, and map it to the URI a resolver needs.
+//!
+//! (The crate overview grows with the modules; see README.md.)
+
+#![deny(missing_docs)]
+
+mod components;
+mod schemes;
+
+pub use components::Components;
+pub use schemes::is_registered_scheme;
