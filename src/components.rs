@@ -67,7 +67,9 @@ impl Components {
         let mut c = Components::default();
         // scheme: a non-empty run without ":/?#" followed by ":".
         let mut pos = 0;
-        if let Some(i) = b.iter().position(|&x| matches!(x, b':' | b'/' | b'?' | b'#'))
+        if let Some(i) = b
+            .iter()
+            .position(|&x| matches!(x, b':' | b'/' | b'?' | b'#'))
             && b[i] == b':'
             && i > 0
         {
@@ -194,13 +196,19 @@ mod tests {
         let p = parts("http://[::1]/x");
         assert_eq!((p[3], p[4]), (Some("[::1]"), None));
         let p = parts("ldap://[2001:db8::7]/c=GB?objectClass?one");
-        assert_eq!((p[3], p[6]), (Some("[2001:db8::7]"), Some("objectClass?one")));
+        assert_eq!(
+            (p[3], p[6]),
+            (Some("[2001:db8::7]"), Some("objectClass?one"))
+        );
     }
 
     #[test]
     fn userinfo_ends_at_last_at_sign() {
         let p = parts("ftp://a@b:c@host:21");
-        assert_eq!((p[2], p[3], p[4]), (Some("a@b:c"), Some("host"), Some("21")));
+        assert_eq!(
+            (p[2], p[3], p[4]),
+            (Some("a@b:c"), Some("host"), Some("21"))
+        );
     }
 
     #[test]

@@ -10,6 +10,8 @@
 
 mod components;
 mod schemes;
+mod ucs;
 
 pub use components::Components;
 pub use schemes::is_registered_scheme;
+pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};

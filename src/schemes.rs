@@ -48,7 +48,16 @@ mod tests {
     #[test]
     fn registry_is_loaded_and_case_insensitive() {
         assert!(SCHEMES.len() > 200);
-        for s in ["http", "HTTPS", "Urn", "tel", "news", "about", "z39.50r", "iris.beep"] {
+        for s in [
+            "http",
+            "HTTPS",
+            "Urn",
+            "tel",
+            "news",
+            "about",
+            "z39.50r",
+            "iris.beep",
+        ] {
             assert!(is_registered_scheme(s), "{s}");
         }
         for s in ["note", "re", "key", "localhost", "std", "c", ""] {
