@@ -8,7 +8,12 @@
 
 #![deny(missing_docs)]
 
+mod chars;
 mod components;
+mod host_check;
+#[cfg(test)]
+mod reference;
+mod scanner;
 mod schemes;
 mod ucs;
 

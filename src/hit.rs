@@ -1,0 +1,209 @@
+//! A hit: one IRI found in the input, with its span, its IRI and the
+//! verdict of the validator.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+
+use crate::components::Components;
+use crate::parse::{parse, ParseError, Rule, Syntax};
+use crate::scanner::{Candidate, Kind};
+
+/// Something worth knowing about a hit that does not make it invalid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Warning {
+    /// The IRI carries `{ } ^ [ ]` outside its host, which are Legacy
+    /// Extended IRI characters (RFC 3987bis §6): its URI percent-encodes
+    /// them (§6.2).
+    Leiri,
+    /// The candidate was longer than the maximum length and was cut there.
+    Truncated,
+}
+
+impl Warning {
+    /// The name used in output: `leiri`, `truncated`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Warning::Leiri => "leiri",
+            Warning::Truncated => "truncated",
+        }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Warning::Leiri => "leiri: legacy extended IRI characters ({ } ^ [ ]) are percent-encoded in the URI",
+            Warning::Truncated => "truncated: longer than the maximum IRI length",
+        })
+    }
+}
+
+/// One IRI found in the input.
+///
+/// `start()..end()` are byte offsets into the scanned bytes, `text()` is
+/// exactly those bytes; `iri()` is the IRI they stand for: the text itself,
+/// or with `http://` / `mailto:` added for `www.` and e-mail hits, or
+/// without the white space of a `<…>` wrapped over lines.
+///
+/// ```
+/// use iriscan::{Finder, Kind};
+/// let text = "Voir www.exemple.fr/été ou écrire à marie@exemple.fr.";
+/// let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+/// assert_eq!(hits[0].text(), "www.exemple.fr/été");
+/// assert_eq!(hits[0].iri(), "http://www.exemple.fr/été");
+/// assert_eq!(hits[1].kind(), Kind::Email);
+/// assert_eq!(hits[1].iri(), "mailto:marie@exemple.fr");
+/// assert_eq!(&text.as_bytes()[hits[1].start()..hits[1].end()], b"marie@exemple.fr");
+/// assert!(hits.iter().all(|h| h.is_valid()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit<'h> {
+    start: usize,
+    end: usize,
+    kind: Kind,
+    text: Cow<'h, str>,
+    iri: Cow<'h, str>,
+    leiri: bool,
+    truncated: bool,
+    parsed: Result<Components, ParseError>,
+}
+
+impl<'h> Hit<'h> {
+    /// Builds the hit for a candidate of `hay` (whose span is valid UTF-8
+    /// by construction of the scanner).
+    pub(crate) fn new(hay: &'h [u8], c: Candidate) -> Hit<'h> {
+        let text = match std::str::from_utf8(&hay[c.start..c.end]) {
+            Ok(s) => s,
+            // Unreachable: the scanner only spans decoded characters. Keep
+            // the longest valid prefix rather than panic.
+            Err(e) => std::str::from_utf8(&hay[c.start..c.start + e.valid_up_to()]).unwrap_or_default(),
+        };
+        let iri: Cow<'h, str> = match c.kind {
+            Kind::Iri if c.wrapped => Cow::Owned(text.chars().filter(|ch| !ch.is_ascii_whitespace()).collect()),
+            Kind::Iri => Cow::Borrowed(text),
+            Kind::Www => Cow::Owned(format!("http://{}", text.replace(|ch: char| ch.is_ascii_whitespace(), ""))),
+            // RFC 6068 §2: `%` in an address is written `%25` in a mailto IRI.
+            Kind::Email => Cow::Owned(format!("mailto:{}", text.replace('%', "%25"))),
+        };
+        let parsed = parse(&iri, Rule::Iri, Syntax::Text);
+        Hit {
+            start: c.start,
+            end: c.end,
+            kind: c.kind,
+            text: Cow::Borrowed(text),
+            iri,
+            leiri: c.leiri,
+            truncated: c.truncated,
+            parsed,
+        }
+    }
+
+    /// Byte offset of the hit's first byte in the input.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Byte offset just after the hit's last byte in the input.
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    /// `start()..end()`.
+    pub fn range(&self) -> Range<usize> {
+        self.start..self.end
+    }
+
+    /// How the hit was found.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The matched text, as found (it may span line breaks inside `<…>`).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The absolute IRI the text stands for.
+    pub fn iri(&self) -> &str {
+        &self.iri
+    }
+
+    /// Whether the IRI is valid (RFC 3987bis §2.2 `IRI`, accepting the
+    /// Legacy Extended IRI characters of PRODUCT.md §1.2).
+    pub fn is_valid(&self) -> bool {
+        self.parsed.is_ok()
+    }
+
+    /// Why the IRI is not valid.
+    pub fn error(&self) -> Option<&ParseError> {
+        self.parsed.as_ref().err()
+    }
+
+    /// The byte offset in the *input* of the validation error: the error's
+    /// position in `iri()` mapped back through the added prefix, `%25` and
+    /// removed white space.
+    pub fn error_offset(&self) -> Option<usize> {
+        let e = self.error()?;
+        Some(self.start + self.text_offset(e.position()))
+    }
+
+    /// The components of the IRI (byte ranges into `iri()`), if valid.
+    pub fn components(&self) -> Option<&Components> {
+        self.parsed.as_ref().ok()
+    }
+
+    /// The warnings of this hit (see [`Warning`]).
+    pub fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
+        [(self.leiri, Warning::Leiri), (self.truncated, Warning::Truncated)]
+            .into_iter()
+            .filter(|&(on, _)| on)
+            .map(|(_, w)| w)
+    }
+
+    /// Whether the candidate was cut at the maximum length.
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// A copy that owns its text, to keep beyond the input's lifetime.
+    pub fn into_owned(self) -> Hit<'static> {
+        Hit {
+            text: Cow::Owned(self.text.into_owned()),
+            iri: Cow::Owned(self.iri.into_owned()),
+            ..self
+        }
+    }
+
+    /// Shifts the hit's offsets by `delta` (for drivers that scan windows of
+    /// a larger input).
+    pub(crate) fn rebase(mut self, delta: usize) -> Hit<'h> {
+        self.start += delta;
+        self.end += delta;
+        self
+    }
+
+    /// Maps a byte offset in `iri()` to a byte offset in `text()`.
+    fn text_offset(&self, iri_pos: usize) -> usize {
+        let prefix = match self.kind {
+            Kind::Iri => 0,
+            Kind::Www => "http://".len(),
+            Kind::Email => "mailto:".len(),
+        };
+        let mut want = iri_pos.saturating_sub(prefix);
+        let mut t = 0;
+        for (i, ch) in self.text.char_indices() {
+            t = i;
+            if ch.is_ascii_whitespace() && self.kind != Kind::Email {
+                continue;
+            }
+            let width = if self.kind == Kind::Email && ch == '%' { 3 } else { ch.len_utf8() };
+            if want < width {
+                return i;
+            }
+            want -= width;
+            t = i + ch.len_utf8();
+        }
+        t
+    }
+}

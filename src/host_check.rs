@@ -1,0 +1,250 @@
+//! Host rules of the scanner (PRODUCT.md §1.1): is the host of a candidate a
+//! plausible DNS name, and where does prose glued to a host begin?
+//!
+//! These are *detection* heuristics, applied before validation: a candidate
+//! whose host fails them is not a link at all (`http://#`, `http://-a.com`,
+//! `ldap://でなければなりません`), rather than an invalid IRI.
+
+use crate::chars::{decode_at, is_cjk};
+
+/// Why a host is not plausible, and where: the start of the rightmost label
+/// at fault, or `None` when the fault concerns the host as a whole (too few
+/// labels). The scanner uses the position to skip `www.` triggers that
+/// would fail for the same reason (linear time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Implausible {
+    /// Byte offset (into the haystack) of the rightmost bad label, if the
+    /// fault is a label.
+    pub label: Option<usize>,
+    /// Byte offset of the last label (a truncated host's last label is
+    /// incomplete, so a fault found there says nothing about longer hosts).
+    pub last_label: usize,
+}
+
+/// The longest DNS name in its ASCII form (RFC 1035 §2.3.4, RFC 1123 §2.1).
+pub(crate) const MAX_HOST_LEN: usize = 253;
+
+/// Scripts written without spaces between words: an ASCII host label or
+/// e-mail local part running into one of them is prose glued to the link.
+/// PRODUCT.md §1.1 names Han, Kana and Hangul; Thai, Lao, Khmer and Myanmar
+/// are written the same way.
+pub(crate) fn is_spaceless_script(c: char) -> bool {
+    is_cjk(c) || matches!(c as u32, 0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF)
+}
+
+/// Where the last label of the host `hay[start..end]` switches from ASCII
+/// letters and digits to a spaceless script (`www.scriptics.com参照`): the
+/// offset of the switch, where the IRI ends. `None` if there is no switch.
+pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usize> {
+    let host = &hay[start..end];
+    let label_start = start + memchr::memrchr(b'.', host).map_or(0, |i| i + 1);
+    let mut i = label_start;
+    while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'-') {
+        i += 1;
+    }
+    if i == label_start || i == end || !hay[i - 1].is_ascii_alphabetic() {
+        return None;
+    }
+    match decode_at(hay, i) {
+        Some((c, _)) if is_spaceless_script(c) => Some(i),
+        _ => None,
+    }
+}
+
+/// Whether `host` is an IPv4 address in dotted-decimal form (RFC 3986
+/// `IPv4address`, no leading zeros).
+fn is_ipv4(host: &[u8]) -> bool {
+    let mut parts = 0;
+    for part in host.split(|&b| b == b'.') {
+        parts += 1;
+        let ok = !part.is_empty()
+            && part.len() <= 3
+            && part.iter().all(u8::is_ascii_digit)
+            && (part.len() == 1 || part[0] != b'0')
+            && std::str::from_utf8(part)
+                .ok()
+                .and_then(|s| s.parse::<u16>().ok())
+                .is_some_and(|n| n <= 255);
+        if !ok {
+            return false;
+        }
+    }
+    parts == 4
+}
+
+/// The length of a label in its ASCII form: itself if ASCII, else
+/// `xn--` + its Punycode (RFC 3492), as DNS will see it.
+fn ascii_len(label: &[u8]) -> usize {
+    if label.is_ascii() {
+        return label.len();
+    }
+    match std::str::from_utf8(label)
+        .ok()
+        .and_then(idna::punycode::encode_str)
+    {
+        Some(p) => 4 + p.len(),
+        None => usize::MAX,
+    }
+}
+
+/// Whether the host `hay[start..end]` of a DNS scheme (http, https, ftp, ws,
+/// wss, `www.` hits) is plausible (PRODUCT.md §1.1): an IP-literal, an IPv4
+/// address, or a name with no empty label (a single trailing dot, the DNS
+/// root, is allowed), no label starting or ending with `-`, no `_` in the
+/// last label, every label at most 63 bytes in its ASCII form.
+/// `min_labels` is 3 for `www.` hits (`www.` plus "at least one more dot").
+pub(crate) fn check_dns_host(
+    hay: &[u8],
+    start: usize,
+    end: usize,
+    min_labels: usize,
+) -> Result<(), Implausible> {
+    let host = &hay[start..end];
+    let whole = Err(Implausible {
+        label: None,
+        last_label: start,
+    });
+    if host.is_empty() {
+        return whole;
+    }
+    if host[0] == b'[' {
+        // IP-literal: its syntax is the validator's business.
+        return if host.ends_with(b"]") { Ok(()) } else { whole };
+    }
+    if is_ipv4(host) {
+        return Ok(());
+    }
+    let body = host
+        .strip_suffix(b".")
+        .filter(|b| !b.is_empty())
+        .unwrap_or(host);
+    let mut labels = 0;
+    let mut total = 0;
+    let mut bad = None;
+    let mut label_start = start;
+    let mut last_label = (start, start);
+    for label in body.split(|&b| b == b'.') {
+        labels += 1;
+        let len = ascii_len(label);
+        total = (total + len).saturating_add(1);
+        let fault =
+            label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' || len > 63;
+        if fault {
+            bad = Some(label_start);
+        }
+        last_label = (label_start, label_start + label.len());
+        label_start += label.len() + 1;
+    }
+    if hay[last_label.0..last_label.1].contains(&b'_') {
+        bad = Some(last_label.0);
+    }
+    if bad.is_some() {
+        return Err(Implausible {
+            label: bad,
+            last_label: last_label.0,
+        });
+    }
+    // RFC 1035 §2.3.4: 253 bytes in the ASCII form, without the root dot.
+    if labels < min_labels || total - 1 > MAX_HOST_LEN {
+        return Err(Implausible {
+            label: None,
+            last_label: last_label.0,
+        });
+    }
+    Ok(())
+}
+
+/// Whether a host without a dot contains non-ASCII characters
+/// (`ldap://でなければなりません`): real non-ASCII hosts are IDNs with a dot,
+/// single-label hosts in running text are ASCII (PRODUCT.md §1.1).
+pub(crate) fn is_dotless_non_ascii(host: &[u8]) -> bool {
+    !host.is_ascii() && !host.contains(&b'.') && !host.starts_with(b"[")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dns(h: &str) -> bool {
+        check_dns_host(h.as_bytes(), 0, h.len(), 1).is_ok()
+    }
+
+    #[test]
+    fn plausible_dns_hosts() {
+        for h in [
+            "example.com",
+            "intranet",
+            "a.b",
+            "例え.テスト",
+            "bürgerentscheid-krankenhäuser.de",
+            "_dmarc.example.com",
+            "192.168.0.1",
+            "[::1]",
+            "example.com.",
+            "xn--rsum-bpad.example",
+        ] {
+            assert!(dns(h), "{h}");
+        }
+    }
+
+    #[test]
+    fn implausible_dns_hosts() {
+        let long = format!("{}.com", "a".repeat(64));
+        for h in [
+            "", ".a.com", "-a.com", "a-.com", "a.com_", "a..b", "a.com..", &long, "[::1",
+        ] {
+            assert!(!dns(h), "{h}");
+        }
+        // 63 is the limit, counted in the ASCII (punycode) form.
+        assert!(dns(&format!("{}.com", "a".repeat(63))));
+        assert!(!dns(&format!("{}.com", "ü".repeat(60))));
+    }
+
+    #[test]
+    fn www_hosts_need_one_more_dot() {
+        let h = "www.example";
+        assert!(check_dns_host(h.as_bytes(), 0, h.len(), 3).is_err());
+        let h = "www.example.com";
+        assert!(check_dns_host(h.as_bytes(), 0, h.len(), 3).is_ok());
+    }
+
+    #[test]
+    fn rightmost_bad_label_is_reported() {
+        let h = "www.-a.b.c_";
+        assert_eq!(
+            check_dns_host(h.as_bytes(), 0, h.len(), 3),
+            Err(Implausible {
+                label: Some(9),
+                last_label: 9
+            })
+        );
+        let h = format!("www.{}", "a.".repeat(130));
+        assert_eq!(
+            check_dns_host(h.as_bytes(), 0, h.len(), 3)
+                .unwrap_err()
+                .label,
+            None
+        );
+    }
+
+    #[test]
+    fn glued_prose_is_found_in_the_last_label_only() {
+        let h = "www.scriptics.com参照";
+        assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), Some(17));
+        let h = "abc例え.jp";
+        assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), None);
+        let h = "example.jp";
+        assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), None);
+        let h = "naver.com에서";
+        assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), Some(9));
+        let h = "例え.テスト";
+        assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), None);
+    }
+
+    #[test]
+    fn dotless_non_ascii_hosts() {
+        assert!(is_dotless_non_ascii("でなければなりません".as_bytes()));
+        assert!(!is_dotless_non_ascii(b"intranet"));
+        assert!(!is_dotless_non_ascii("例え.jp".as_bytes()));
+    }
+}

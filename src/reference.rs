@@ -1,0 +1,684 @@
+//! A naive reference scanner: the rules of PRODUCT.md §1 written the
+//! obvious way, one character at a time, with no `memchr`, no byte tables,
+//! no early rejection and no memo. It is slow (quadratic in places) and
+//! exists only so that property tests can demand that the fast scanner
+//! finds exactly what it finds (the memchr crate's habit of one-line
+//! oracles). It shares with the fast scanner only the character table and
+//! the pure host predicates, which have their own tests.
+
+use crate::chars::{Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii};
+use crate::host_check::{
+    check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
+};
+use crate::scanner::{Kind, host_range};
+use crate::schemes::is_registered_scheme;
+
+/// A candidate of the reference scanner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub kind: Kind,
+    pub truncated: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Plain,
+    Angle,
+    Quote(char),
+}
+
+struct Naive<'t> {
+    text: &'t str,
+    /// (byte offset, char) of every character, and a sentinel at the end.
+    chars: Vec<(usize, char)>,
+    www: bool,
+    email: bool,
+    max_len: usize,
+    last_end: usize,
+}
+
+fn is_iri_ascii(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "-._~:/?#@!$&'()*+,;=%".contains(c)
+}
+
+fn is_scheme_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "+-.".contains(c)
+}
+
+fn is_ascii_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
+}
+
+/// Finds the candidates of `text` the slow way.
+pub(crate) fn naive_scan(text: &str, www: bool, email: bool, max_len: usize) -> Vec<Found> {
+    let mut chars: Vec<(usize, char)> = text.char_indices().collect();
+    chars.push((text.len(), '\0'));
+    let mut n = Naive {
+        text,
+        chars,
+        www,
+        email,
+        max_len,
+        last_end: 0,
+    };
+    let mut out = Vec::new();
+    let mut skip_until = 0;
+    for k in 0..n.chars.len() - 1 {
+        let (p, c) = n.chars[k];
+        if p < n.last_end || p < skip_until {
+            continue;
+        }
+        let found = match c {
+            ':' => n.scheme_at(k),
+            '@' if n.email => n.email_at(k),
+            '.' if n.www => n.www_at(k),
+            _ => None,
+        };
+        if let Some(f) = found {
+            n.last_end = f.end;
+            if f.truncated {
+                skip_until = n.run_end(f.end);
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+impl Naive<'_> {
+    fn len(&self) -> usize {
+        self.chars.len() - 1
+    }
+
+    fn idx(&self, pos: usize) -> usize {
+        self.chars.partition_point(|&(p, _)| p < pos)
+    }
+
+    fn ch(&self, k: usize) -> Option<char> {
+        (k < self.len()).then(|| self.chars[k].1)
+    }
+
+    fn pos(&self, k: usize) -> usize {
+        self.chars[k].0
+    }
+
+    /// Where a truncated candidate's run of IRI characters ends.
+    fn run_end(&self, pos: usize) -> usize {
+        let mut k = self.idx(pos);
+        while let Some(c) = self.ch(k) {
+            let ok = if c.is_ascii() {
+                is_iri_ascii(c) || "{}^[]".contains(c)
+            } else {
+                classify(c) != Class::End
+            };
+            if !ok {
+                break;
+            }
+            k += 1;
+        }
+        self.pos(k)
+    }
+
+    fn context(&self, k: usize) -> Ctx {
+        if k == 0 {
+            return Ctx::Plain;
+        }
+        match self.chars[k - 1].1 {
+            '<' => Ctx::Angle,
+            ':' if k >= 5
+                && self.chars[k - 5].1 == '<'
+                && self.text[self.pos(k - 4)..self.pos(k - 1)].eq_ignore_ascii_case("url") =>
+            {
+                Ctx::Angle
+            }
+            '\'' => Ctx::Quote('\''),
+            '‘' => Ctx::Quote('’'),
+            _ => Ctx::Plain,
+        }
+    }
+
+    /// Whether the candidate may go on at character `k`.
+    fn continues(&self, k: usize) -> bool {
+        match self.ch(k) {
+            None => false,
+            Some(c) if c.is_ascii() => is_iri_ascii(c) || c == '[',
+            Some(c) => classify(c) != Class::End,
+        }
+    }
+
+    fn scheme_at(&self, k: usize) -> Option<Found> {
+        let mut j = k;
+        while j > 0 && self.pos(j - 1) >= self.last_end && is_scheme_char(self.chars[j - 1].1) {
+            j -= 1;
+        }
+        if k - j > 64 {
+            return None;
+        }
+        let f = (j..k).find(|&i| self.chars[i].1.is_ascii_alphabetic())?;
+        if f > j && self.chars[f - 1].1.is_ascii_digit() {
+            return None;
+        }
+        let scheme = &self.text[self.pos(f)..self.pos(k)];
+        let dns = ["http", "https", "ftp", "ws", "wss"]
+            .iter()
+            .any(|s| scheme.eq_ignore_ascii_case(s));
+        let slashes = self.text[self.pos(k) + 1..].starts_with("//");
+        if slashes {
+            if !self.continues(k + 3) {
+                return None;
+            }
+            self.read(f, k + 3, true, dns, Kind::Iri)
+        } else {
+            if scheme.len() == 1 || dns || !is_registered_scheme(scheme) {
+                return None;
+            }
+            let c = self.ch(k + 1)?;
+            let ok = if c.is_ascii() {
+                is_iri_ascii(c) && !".,;:!?*'()".contains(c)
+            } else {
+                classify(c) == Class::Iri && !is_trimmed_non_ascii(c)
+            };
+            if !ok {
+                return None;
+            }
+            self.read(f, k + 1, false, false, Kind::Iri)
+        }
+    }
+
+    fn www_at(&self, k: usize) -> Option<Found> {
+        if k < 3 {
+            return None;
+        }
+        let s = k - 3;
+        if self.pos(s) < self.last_end
+            || !self.text[self.pos(s)..self.pos(k)].eq_ignore_ascii_case("www")
+        {
+            return None;
+        }
+        if s > 0 {
+            let b = self.chars[s - 1].1;
+            if b.is_ascii_alphanumeric() || ".-_@".contains(b) {
+                return None;
+            }
+        }
+        self.read(s, s, true, true, Kind::Www)
+    }
+
+    fn read(
+        &self,
+        start: usize,
+        body: usize,
+        authority: bool,
+        dns: bool,
+        kind: Kind,
+    ) -> Option<Found> {
+        let ctx = self.context(start);
+        match self.read_in(start, body, authority, dns, kind, ctx) {
+            Err(true) if ctx == Ctx::Angle => self
+                .read_in(start, body, authority, dns, kind, Ctx::Plain)
+                .ok(),
+            r => r.ok(),
+        }
+    }
+
+    /// `Err(true)`: read as wrapped in `<…>` but not closed by `>`.
+    fn read_in(
+        &self,
+        start: usize,
+        body: usize,
+        authority: bool,
+        dns: bool,
+        kind: Kind,
+        ctx: Ctx,
+    ) -> Result<Found, bool> {
+        let text = self.text;
+        let limit = self.pos(start) + self.max_len;
+        let mut stack: Vec<char> = Vec::new();
+        let mut wrapped = false;
+        let mut in_auth = authority;
+        let mut host_start = body;
+        let mut auth_end: Option<usize> = None; // char index
+        let mut at_sign = false;
+        let mut k = body;
+        let mut truncated = false;
+        // The natural end (char index) and what stopped the scan.
+        loop {
+            let Some(c) = self.ch(k) else { break };
+            if self.pos(k) >= limit {
+                truncated = true;
+                break;
+            }
+            if in_auth && "/?#".contains(c) {
+                in_auth = false;
+                auth_end = Some(k);
+            }
+            if c.is_ascii() {
+                if in_auth && c == '@' {
+                    if kind == Kind::Www {
+                        at_sign = true;
+                        break;
+                    }
+                    host_start = k + 1;
+                }
+                if is_iri_ascii(c) {
+                    match c {
+                        '(' => stack.push('('),
+                        ')' if stack.last() == Some(&'(') => {
+                            stack.pop();
+                        }
+                        ')' => break,
+                        '\'' if ctx == Ctx::Quote('\'') => break,
+                        _ => {}
+                    }
+                    k += 1;
+                } else if "{}^[]".contains(c) {
+                    if c == '[' && in_auth && k == host_start {
+                        // IP-literal: up to `]`, over hex, `:` `.` unreserved, sub-delims.
+                        let mut m = k + 1;
+                        while let Some(d) = self.ch(m) {
+                            if self.pos(m) >= limit || m - k >= 64 {
+                                break;
+                            }
+                            if d == ']' {
+                                m += 1;
+                                break;
+                            }
+                            if !(d.is_ascii_alphanumeric() || ":.-_~!$&'()*+,;=".contains(d)) {
+                                break;
+                            }
+                            m += 1;
+                        }
+                        k = m;
+                        continue;
+                    }
+                    match c {
+                        '[' | '{' => stack.push(c),
+                        ']' | '}' => {
+                            let open = if c == ']' { '[' } else { '{' };
+                            if stack.last() == Some(&open) {
+                                stack.pop();
+                            } else {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                } else if is_ascii_space(c) && ctx == Ctx::Angle {
+                    let mut m = k;
+                    let mut newline = false;
+                    while let Some(d) = self.ch(m) {
+                        if !is_ascii_space(d) || self.pos(m) >= limit {
+                            break;
+                        }
+                        newline |= d == '\n' || d == '\r';
+                        m += 1;
+                    }
+                    if newline
+                        && self.pos(m) < limit
+                        && self.continues(m)
+                        && self.ch(m) != Some('>')
+                    {
+                        wrapped = true;
+                        k = m;
+                    } else {
+                        break;
+                    }
+                } else {
+                    break;
+                }
+            } else {
+                match classify(c) {
+                    Class::End => break,
+                    Class::Iri if ctx == Ctx::Quote(c) => break,
+                    Class::Iri => {}
+                    Class::Open => stack.push(bracket_key(c).unwrap_or(c)),
+                    Class::Close => {
+                        if bracket_key(c).is_some() && stack.last().copied() == bracket_key(c) {
+                            stack.pop();
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                k += 1;
+            }
+        }
+        let mut end = if truncated {
+            // The last character boundary within the limit.
+            let mut p = limit;
+            while !text.is_char_boundary(p) {
+                p -= 1;
+            }
+            p.max(self.pos(body))
+        } else {
+            self.pos(k)
+        };
+        if ctx == Ctx::Angle && wrapped && (truncated || text[end..].chars().next() != Some('>')) {
+            return Err(true);
+        }
+        if at_sign {
+            return Err(false);
+        }
+        let mut auth_end_pos = if authority {
+            Some(auth_end.map_or(end, |a| self.pos(a)))
+        } else {
+            None
+        };
+        if let Some(a) = auth_end_pos
+            && !wrapped
+        {
+            let (h0, h1) = host_range(text.as_bytes(), self.pos(host_start).min(a), a);
+            if let Some(cut) = glued_prose_at(text.as_bytes(), h0, h1) {
+                end = cut;
+                truncated = false;
+                auth_end_pos = Some(cut);
+            }
+        }
+        let body_pos = self.pos(body);
+        if !truncated {
+            end = self.trim(body_pos, end, auth_end_pos, self.pos(host_start));
+        }
+        if end <= body_pos {
+            return Err(false);
+        }
+        if let Some(a) = auth_end_pos {
+            let a = a.min(end);
+            let (h0, h1) = host_range(text.as_bytes(), self.pos(host_start).min(a), a);
+            let host: Vec<u8> = text.as_bytes()[h0..h1]
+                .iter()
+                .copied()
+                .filter(|&b| !is_ascii_space(b as char))
+                .collect();
+            if is_dotless_non_ascii(&host) {
+                return Err(false);
+            }
+            let min_labels = if kind == Kind::Www { 3 } else { 1 };
+            if dns && check_dns_host(&host, 0, host.len(), min_labels).is_err() {
+                return Err(false);
+            }
+        }
+        Ok(Found {
+            start: self.pos(start),
+            end,
+            kind,
+            truncated,
+        })
+    }
+
+    /// §1.3, on the text between `body` and `end` (byte offsets).
+    fn trim(
+        &self,
+        body: usize,
+        mut end: usize,
+        auth_end: Option<usize>,
+        host_start: usize,
+    ) -> usize {
+        let text = self.text;
+        while end > body {
+            let c = text[..end].chars().next_back().unwrap_or('\0');
+            let n = c.len_utf8();
+            let strip = match c {
+                '.' | ',' | ';' | ':' | '!' | '?' | '*' | '(' | '[' | '{' => true,
+                '-' => auth_end
+                    .is_some_and(|a| end <= a && !text[host_start.min(end)..end].contains(':')),
+                '\'' => text[body..end].matches('\'').count() % 2 == 1,
+                ']' => {
+                    let before = &text[body..end - 1];
+                    let digits =
+                        before.len() - before.trim_end_matches(|d: char| d.is_ascii_digit()).len();
+                    let open = end - 1 - digits;
+                    if digits > 0 && open > body && text.as_bytes()[open - 1] == b'[' {
+                        end = open - 1;
+                        continue;
+                    }
+                    false
+                }
+                c if !c.is_ascii() => is_trimmed_non_ascii(c),
+                _ => false,
+            };
+            if !strip {
+                break;
+            }
+            end -= n;
+        }
+        end
+    }
+
+    fn email_at(&self, k: usize) -> Option<Found> {
+        let text = self.text;
+        let is_local = |c: char| {
+            if c.is_ascii() {
+                c.is_ascii_alphanumeric() || "._%+-".contains(c)
+            } else {
+                is_word_char_non_ascii(c)
+            }
+        };
+        let mut j = k;
+        while j > 0 && self.pos(j - 1) >= self.last_end && is_local(self.chars[j - 1].1) {
+            j -= 1;
+        }
+        let at = self.pos(k);
+        if at - self.pos(j) > 64 {
+            return None;
+        }
+        // Spaceless-script prose glued to an address ending in ASCII.
+        if self.chars[k.saturating_sub(1)].1.is_ascii()
+            && let Some(last) = (j..k).rev().find(|&i| is_spaceless_script(self.chars[i].1))
+        {
+            j = last + 1;
+        }
+        while j < k && self.chars[j].1 == '.' {
+            j += 1;
+        }
+        if j == k {
+            return None;
+        }
+        let mut m = k + 1;
+        while let Some(c) = self.ch(m) {
+            let ok = if c.is_ascii() {
+                c.is_ascii_alphanumeric() || c == '-' || c == '.'
+            } else {
+                is_word_char_non_ascii(c)
+            };
+            if !ok || self.pos(m) - at > 256 {
+                break;
+            }
+            m += 1;
+        }
+        let mut end = self.pos(m);
+        if end - at > 254 {
+            return None;
+        }
+        if let Some(cut) = glued_prose_at(text.as_bytes(), at + 1, end) {
+            end = cut;
+        }
+        let domain = text[at + 1..end].trim_end_matches(['.', '-']);
+        let last_label = &domain[domain.rfind('.')? + 1..];
+        if !last_label.chars().next()?.is_alphabetic() {
+            return None;
+        }
+        check_dns_host(domain.as_bytes(), 0, domain.len(), 2).ok()?;
+        Some(Found {
+            start: self.pos(j),
+            end: at + 1 + domain.len(),
+            kind: Kind::Email,
+            truncated: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scanner::{Options, ScanState, Scanner};
+    use proptest::prelude::*;
+
+    fn fast(text: &str, www: bool, email: bool, max_len: usize) -> Vec<Found> {
+        let mut out = Vec::new();
+        let mut sc = Scanner::new(
+            text.as_bytes(),
+            Options {
+                www,
+                email,
+                max_len,
+            },
+        );
+        let mut st = ScanState::default();
+        sc.scan(&mut st, text.len(), &mut |c| {
+            out.push(Found {
+                start: c.start,
+                end: c.end,
+                kind: c.kind,
+                truncated: c.truncated,
+            });
+            true
+        });
+        out
+    }
+
+    /// Pieces that make the rules fire and interact.
+    const TOKENS: &[&str] = &[
+        "http",
+        "https",
+        "ftp",
+        "HTTP",
+        "mailto",
+        "urn",
+        "news",
+        "foo",
+        "a",
+        "x1",
+        "www",
+        "WWW",
+        "://",
+        ":",
+        "//",
+        "/",
+        ".",
+        "..",
+        "@",
+        "-",
+        "_",
+        "~",
+        "%",
+        "%41",
+        "%zz",
+        "?",
+        "#",
+        "=",
+        "&",
+        "+",
+        "*",
+        "!",
+        ",",
+        ";",
+        "'",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "^",
+        "<",
+        ">",
+        "<URL:",
+        "\"",
+        " ",
+        "\n",
+        "\n  ",
+        "\t",
+        "|",
+        "\\",
+        "`",
+        "1",
+        "22",
+        "127.0.0.1",
+        "[::1]",
+        "[1]",
+        "com",
+        "example",
+        "例え",
+        "テスト",
+        "参照",
+        "。",
+        "、",
+        "，",
+        "「",
+        "」",
+        "（",
+        "）",
+        "【",
+        "】",
+        "“",
+        "”",
+        "‘",
+        "’",
+        "«",
+        "»",
+        "…",
+        "—",
+        "é",
+        "ü",
+        "ą",
+        "ж",
+        "ب",
+        "।",
+        "ไทย",
+        "\u{A0}",
+        "\u{200F}",
+        "\u{E000}",
+        "\u{FFFD}",
+        "😀",
+        "¿",
+        "؟",
+    ];
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(TOKENS), 0..60).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            // PROPTEST_CASES=200000 for a long run.
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(4000),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn fast_scanner_agrees_with_the_naive_one(t in text(), www: bool, email: bool) {
+            prop_assert_eq!(fast(&t, www, email, 8192), naive_scan(&t, www, email, 8192), "{:?}", t);
+        }
+
+        #[test]
+        fn agree_on_truncation(t in prop::collection::vec(text(), 1..12).prop_map(|v| v.concat())) {
+            prop_assert_eq!(fast(&t, true, true, 512), naive_scan(&t, true, true, 512), "{:?}", t);
+        }
+    }
+
+    #[test]
+    fn agree_on_hand_picked_texts() {
+        for t in [
+            "see http://example.com/ now",
+            "(https://en.wikipedia.org/wiki/Rust_(programming_language))",
+            "<http://a.example/b\n  c>",
+            "<URL:http://a.example/x\n y>",
+            "http://a.com-?… x",
+            "http://-a.com?http://-a.com?x",
+            "www.foo.bar@baz.com",
+            "連絡先はinfo@example.jpまで",
+            "http://www.scriptics.com参照",
+            "'http://a.example/b'c",
+            "http://example.org[1].",
+        ] {
+            assert_eq!(
+                fast(t, true, true, 8192),
+                naive_scan(t, true, true, 8192),
+                "{t:?}"
+            );
+        }
+    }
+}

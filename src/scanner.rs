@@ -1,0 +1,1098 @@
+//! The scanner: finds IRI candidates in UTF-8 bytes (PRODUCT.md §1).
+//!
+//! # How it works
+//!
+//! Like linkify, we do not look at every byte. `memchr` finds the trigger
+//! bytes — `:` (a scheme ends here), `@` (an e-mail address) and `.` (after
+//! `www`) — and from each trigger we scan *back* for the start and *forward*
+//! for the end, decoding a code point only at a non-ASCII lead byte.
+//! Triggers are taken left to right; a candidate found consumes its span, and
+//! triggers inside it are skipped ("not inside an IRI already found").
+//!
+//! # Linear time
+//!
+//! Every backward scan is bounded (a scheme or an e-mail local part is at
+//! most 64 bytes), every forward scan by the maximum IRI length. A forward
+//! scan that produces a candidate consumes what it read. The scans that can
+//! fail after reading far are the host checks; for `://` candidates the
+//! authority ends at the next `/`, so two of them never read the same bytes
+//! twice, and for `www.` candidates we remember how far a failed host check
+//! already looked (`www_dead_until`), so that `www.ąwww.ąwww.…` with a bad
+//! last label costs one scan, not one per `www` (robinst/linkify#115 is the
+//! cautionary tale). The `work` counter lets tests prove it.
+//!
+//! # Resumable
+//!
+//! The scan takes its triggers from a range of the haystack and keeps its
+//! state (where the last candidate ended, whether we are skipping the rest
+//! of a truncated one) in [`ScanState`], so the streaming and parallel
+//! drivers can feed it windows of a larger input. A trigger's outcome
+//! depends only on the bytes from [`LOOKBEHIND`] before it to
+//! `max_len` + [`LOOKAHEAD`] after it, which is what those drivers keep in
+//! the window.
+
+use crate::chars::{
+    Class, ascii_is, bracket_key, classify, decode_at, decode_before, flag, is_trimmed_non_ascii,
+};
+use crate::host_check::{
+    MAX_HOST_LEN, check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
+};
+use crate::schemes::is_registered_scheme;
+
+/// A scheme, or an e-mail local part, longer than this is not one: the run
+/// of characters before the `:` or `@` is prose (RFC 5321 limits a local
+/// part to 64 octets; no registered scheme comes near).
+pub(crate) const MAX_RUN: usize = 64;
+
+/// How far before a trigger the scan may read: the longest scheme or local
+/// part, the character before it and a `<URL:` prefix.
+pub const LOOKBEHIND: usize = MAX_RUN + 16;
+
+/// How far beyond the maximum IRI length after a trigger the scan may read
+/// (the character that ends a candidate, a footnote mark).
+pub const LOOKAHEAD: usize = 16;
+
+/// The default maximum length of an IRI, in bytes. A longer candidate is
+/// reported truncated to this length.
+pub const DEFAULT_MAX_LEN: usize = 8 * 1024;
+
+/// The smallest maximum length we accept (a longest e-mail address fits).
+pub const MIN_MAX_LEN: usize = 512;
+
+/// What kind of text a candidate was found as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// An IRI with its scheme (`https://…`, `urn:…`, `mailto:…`).
+    Iri,
+    /// A scheme-less `www.` host; the IRI is `http://` + the text.
+    Www,
+    /// An e-mail address; the IRI is `mailto:` + the text.
+    Email,
+}
+
+impl Kind {
+    /// The name used in JSON output: `iri`, `www` or `email`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Iri => "iri",
+            Kind::Www => "www",
+            Kind::Email => "email",
+        }
+    }
+}
+
+/// A candidate span found by the scanner, before validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset after the last byte.
+    pub end: usize,
+    /// How it was found.
+    pub kind: Kind,
+    /// It spans ASCII white space that is not part of the IRI (`<…>`
+    /// wrapped over lines, RFC 3986 Appendix C).
+    pub wrapped: bool,
+    /// It carries `{ } ^ [ ]` outside the host (PRODUCT.md §1.2).
+    pub leiri: bool,
+    /// It was longer than the maximum length and was cut.
+    pub truncated: bool,
+}
+
+/// Scanner options (the public face is [`crate::Finder`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Options {
+    pub www: bool,
+    pub email: bool,
+    pub max_len: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            www: true,
+            email: true,
+            max_len: DEFAULT_MAX_LEN,
+        }
+    }
+}
+
+/// What a scan carries from one window of the input to the next.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ScanState {
+    /// Next position to look for a trigger at.
+    pub pos: usize,
+    /// End of the last candidate: nothing may start before it.
+    pub last_end: usize,
+    /// The last candidate was truncated: skip to the end of its run.
+    pub skipping: bool,
+    /// `www.` triggers before this position fail (see the module docs).
+    www_dead_until: usize,
+    /// ... as long as their host would start at or before this position.
+    www_dead_from: usize,
+    /// Bytes examined by backward and forward scans (for tests of linearity).
+    pub work: u64,
+}
+
+impl ScanState {
+    /// A state for scanning from `pos`, as if the input started there.
+    pub fn at(pos: usize) -> ScanState {
+        ScanState {
+            pos,
+            last_end: pos,
+            ..ScanState::default()
+        }
+    }
+}
+
+/// The delimiter context of a candidate: the character just before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Context {
+    Plain,
+    /// After `<` or `<URL:`: ends at `>`, may wrap over lines.
+    Angle,
+    /// After an opening quote whose closer is an IRI character (`'` … `'`,
+    /// `‘` … `’`): ends at that closer.
+    Quote(char),
+}
+
+/// Why a forward scan stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// At `/`, `?` or `#` (authority scans only).
+    Delimiter,
+    /// At a character that ends the candidate.
+    End,
+    /// At the maximum length.
+    Limit,
+}
+
+/// What a candidate is being read as.
+#[derive(Clone, Copy, Debug)]
+struct Spec {
+    start: usize,
+    /// After `scheme:`, `scheme://`, or at `www.`.
+    body: usize,
+    /// An authority follows `body`.
+    authority: bool,
+    /// The host must be a plausible DNS name.
+    dns: bool,
+    kind: Kind,
+    ctx: Context,
+}
+
+/// The state of one forward scan.
+struct Forward<'s> {
+    /// Unclosed openers inside the candidate (bracket keys).
+    stack: &'s mut Vec<char>,
+    /// `'` characters inside the candidate (PRODUCT.md §1.3).
+    quotes: usize,
+    leiri: bool,
+    wrapped: bool,
+    /// Where the host of the authority begins (after the last `@`).
+    host_start: usize,
+}
+
+/// The scanner over one haystack.
+pub(crate) struct Scanner<'h> {
+    hay: &'h [u8],
+    opts: Options,
+    stack: Vec<char>,
+}
+
+fn is_dns_scheme(scheme: &[u8]) -> bool {
+    ["http", "https", "ftp", "ws", "wss"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()))
+}
+
+impl<'h> Scanner<'h> {
+    pub fn new(hay: &'h [u8], opts: Options) -> Scanner<'h> {
+        Scanner {
+            hay,
+            opts: Options {
+                max_len: opts.max_len.max(MIN_MAX_LEN),
+                ..opts
+            },
+            stack: Vec::new(),
+        }
+    }
+
+    /// Finds the candidates whose triggers lie before `to`, from
+    /// `state.pos` on, calling `sink` for each in order; stops early when
+    /// `sink` returns false. On return `state.pos` is where to continue.
+    pub fn scan(
+        &mut self,
+        state: &mut ScanState,
+        to: usize,
+        sink: &mut dyn FnMut(Candidate) -> bool,
+    ) {
+        let hay = self.hay;
+        let to = to.min(hay.len());
+        loop {
+            if state.skipping {
+                let end = self.run_end(state.pos);
+                state.work += (end - state.pos) as u64;
+                state.pos = end;
+                if end == hay.len() {
+                    return;
+                }
+                state.skipping = false;
+            }
+            if state.pos >= to {
+                return;
+            }
+            let window = &hay[state.pos..to];
+            let found = match (self.opts.www, self.opts.email) {
+                (false, false) => memchr::memchr(b':', window),
+                (false, true) => memchr::memchr2(b':', b'@', window),
+                (true, false) => memchr::memchr2(b':', b'.', window),
+                (true, true) => memchr::memchr3(b':', b'@', b'.', window),
+            };
+            let Some(i) = found else {
+                state.pos = to;
+                return;
+            };
+            let t = state.pos + i;
+            let cand = match hay[t] {
+                b':' => self.try_scheme(t, state),
+                b'@' => self.try_email(t, state),
+                _ => self.try_www(t, state),
+            };
+            match cand {
+                Some(c) => {
+                    state.last_end = c.end;
+                    state.pos = c.end;
+                    state.skipping = c.truncated;
+                    if !sink(c) {
+                        return;
+                    }
+                }
+                None => state.pos = t + 1,
+            }
+        }
+    }
+
+    /// The end of the run of candidate characters starting at `p`, ignoring
+    /// bracket rules: where a truncated candidate's text really ends.
+    fn run_end(&self, mut p: usize) -> usize {
+        let hay = self.hay;
+        while p < hay.len() {
+            let b = hay[p];
+            if b < 0x80 {
+                if !ascii_is(b, flag::IRI | flag::LEIRI) {
+                    break;
+                }
+                p += 1;
+            } else {
+                match decode_at(hay, p) {
+                    Some((c, n)) if classify(c) != Class::End => p += n,
+                    _ => break,
+                }
+            }
+        }
+        p
+    }
+
+    /// The delimiter context of a candidate starting at `start`.
+    fn context(&self, start: usize) -> Context {
+        let hay = self.hay;
+        if start == 0 {
+            return Context::Plain;
+        }
+        match decode_before(hay, start) {
+            Some(('<', _)) => Context::Angle,
+            Some((':', _))
+                if start >= 5
+                    && hay[start - 5] == b'<'
+                    && hay[start - 4..start - 1].eq_ignore_ascii_case(b"URL") =>
+            {
+                Context::Angle
+            }
+            Some(('\'', _)) => Context::Quote('\''),
+            Some(('‘', _)) => Context::Quote('’'),
+            _ => Context::Plain,
+        }
+    }
+
+    /// A candidate ending at trigger `c` = `:`.
+    fn try_scheme(&mut self, c: usize, state: &mut ScanState) -> Option<Candidate> {
+        let hay = self.hay;
+        // The run of scheme characters before the colon (PRODUCT.md §1.1).
+        let floor = state.last_end;
+        let mut i = c;
+        while i > floor && ascii_is(hay[i - 1], flag::SCHEME) {
+            i -= 1;
+            if c - i > MAX_RUN {
+                state.work += MAX_RUN as u64;
+                return None;
+            }
+        }
+        state.work += (c - i) as u64;
+        // The longest part of it that starts with a letter, not glued to a digit.
+        let start = i + hay[i..c].iter().position(u8::is_ascii_alphabetic)?;
+        if start > i && hay[start - 1].is_ascii_digit() {
+            return None;
+        }
+        let scheme = &hay[start..c];
+        let dns = is_dns_scheme(scheme);
+        let slashes = hay[c + 1..].starts_with(b"//");
+        let body = if slashes {
+            if !self.continues_at(c + 3) {
+                return None;
+            }
+            c + 3
+        } else {
+            // `http:/x` is a typo, `C:\` a path: only registered schemes of
+            // two letters or more go without `//`.
+            if scheme.len() == 1 || dns || !is_registered_scheme(std::str::from_utf8(scheme).ok()?)
+            {
+                return None;
+            }
+            if !self.opaque_starts_at(c + 1) {
+                return None;
+            }
+            c + 1
+        };
+        self.candidate(start, body, slashes, dns, Kind::Iri, state)
+    }
+
+    /// Whether a candidate character that is not trimmed follows the colon
+    /// of a registered scheme directly (`urn:isbn…`, not `Note: x`).
+    fn opaque_starts_at(&self, p: usize) -> bool {
+        let hay = self.hay;
+        match hay.get(p) {
+            None => false,
+            Some(&b) if b < 0x80 => {
+                ascii_is(b, flag::IRI)
+                    && !ascii_is(b, flag::TRIM)
+                    && !matches!(b, b'\'' | b'(' | b')')
+            }
+            Some(_) => {
+                matches!(decode_at(hay, p), Some((ch, _)) if classify(ch) == Class::Iri && !is_trimmed_non_ascii(ch))
+            }
+        }
+    }
+
+    /// Whether the candidate continues at `p` (after `://`).
+    fn continues_at(&self, p: usize) -> bool {
+        let hay = self.hay;
+        match hay.get(p) {
+            None => false,
+            Some(&b) if b < 0x80 => ascii_is(b, flag::IRI) || b == b'[',
+            Some(_) => matches!(decode_at(hay, p), Some((ch, _)) if classify(ch) != Class::End),
+        }
+    }
+
+    /// A `www.` candidate at trigger `t` = the `.` after `www`.
+    fn try_www(&mut self, t: usize, state: &mut ScanState) -> Option<Candidate> {
+        let hay = self.hay;
+        if t < 3 || t - 3 < state.last_end || !hay[t - 3..t].eq_ignore_ascii_case(b"www") {
+            return None;
+        }
+        let start = t - 3;
+        if start > 0 {
+            let b = hay[start - 1];
+            if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'@') {
+                return None;
+            }
+        }
+        if t < state.www_dead_until && start <= state.www_dead_from {
+            return None;
+        }
+        self.candidate(start, start, true, true, Kind::Www, state)
+    }
+
+    /// Scans forward from `body` (after `scheme:`, `scheme://` or at `www.`)
+    /// to the end of the candidate, checks its host, trims it.
+    fn candidate(
+        &mut self,
+        start: usize,
+        body: usize,
+        authority: bool,
+        dns: bool,
+        kind: Kind,
+        state: &mut ScanState,
+    ) -> Option<Candidate> {
+        let ctx = self.context(start);
+        let spec = Spec {
+            start,
+            body,
+            authority,
+            dns,
+            kind,
+            ctx,
+        };
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut r = self.candidate_in(&spec, &mut stack, state);
+        if r == Err(Wrap::Unclosed) {
+            // `<…>` wrapping only holds when the `>` is there: else read the
+            // candidate again as plain text (it then ends at the first space).
+            let plain = Spec {
+                ctx: Context::Plain,
+                ..spec
+            };
+            r = self.candidate_in(&plain, &mut stack, state);
+        }
+        self.stack = stack;
+        r.ok()
+    }
+
+    fn candidate_in(
+        &self,
+        spec: &Spec,
+        stack: &mut Vec<char>,
+        state: &mut ScanState,
+    ) -> Result<Candidate, Wrap> {
+        let hay = self.hay;
+        let Spec {
+            start,
+            body,
+            authority,
+            kind,
+            ctx,
+            ..
+        } = *spec;
+        stack.clear();
+        let mut fw = Forward {
+            stack,
+            quotes: 0,
+            leiri: false,
+            wrapped: false,
+            host_start: body,
+        };
+        let limit = start + self.opts.max_len;
+        let mut end;
+        let mut stop;
+        let unclosed = |fw: &Forward, stop: Stop, end: usize| {
+            ctx == Context::Angle
+                && fw.wrapped
+                && (stop != Stop::End || hay.get(end) != Some(&b'>'))
+        };
+        // The authority, up to the first `/`, `?` or `#` (RFC 3986 §3.2).
+        let mut auth_end = None;
+        if authority {
+            (end, stop) = self.forward(body, &mut fw, ctx, true, kind == Kind::Www, limit, state);
+            if stop != Stop::Delimiter && unclosed(&fw, stop, end) {
+                return Err(Wrap::Unclosed);
+            }
+            if kind == Kind::Www && hay.get(end) == Some(&b'@') {
+                // `www.foo.bar@baz.com` is an e-mail address.
+                self.www_failed(spec, &fw, end, None, state);
+                return Err(Wrap::Rejected);
+            }
+            // Prose glued to the host ends the IRI there.
+            let (h0, h1) = host_range(hay, fw.host_start, end);
+            if !fw.wrapped
+                && let Some(cut) = glued_prose_at(hay, h0, h1)
+            {
+                end = cut;
+                stop = Stop::End;
+            }
+            auth_end = Some(end);
+            if stop == Stop::Delimiter
+                && !fw.wrapped
+                && !self.host_ok(spec, &fw, end, false, state)
+                && self.host_is_final(end, &fw, ctx, limit, state)
+            {
+                return Err(Wrap::Rejected);
+            }
+        } else {
+            end = body;
+            stop = Stop::Delimiter;
+        }
+        if stop == Stop::Delimiter {
+            (end, stop) = self.forward(end, &mut fw, ctx, false, false, limit, state);
+        }
+        if unclosed(&fw, stop, end) {
+            return Err(Wrap::Unclosed);
+        }
+        let truncated = stop == Stop::Limit;
+        if !truncated {
+            end = self.trim(body, end, &mut fw, auth_end);
+        }
+        if end <= body {
+            return Err(Wrap::Rejected);
+        }
+        if let Some(a) = auth_end
+            && !self.host_ok(spec, &fw, end.min(a), truncated && end <= a, state)
+        {
+            return Err(Wrap::Rejected);
+        }
+        let wrapped = fw.wrapped && hay[start..end].iter().any(|&b| ascii_is(b, flag::SPACE));
+        Ok(Candidate {
+            start,
+            end,
+            kind,
+            wrapped,
+            leiri: fw.leiri,
+            truncated,
+        })
+    }
+
+    /// Host checks on the authority of `spec` ending at `end`: no dotless
+    /// non-ASCII host; a plausible DNS host for DNS schemes and `www.`.
+    /// `truncated`: the host was cut at the maximum length.
+    fn host_ok(
+        &self,
+        spec: &Spec,
+        fw: &Forward,
+        end: usize,
+        truncated: bool,
+        state: &mut ScanState,
+    ) -> bool {
+        let hay = self.hay;
+        let (h0, h1) = host_range(hay, fw.host_start.min(end), end);
+        state.work += (h1 - h0) as u64;
+        // A host wrapped over lines is checked without its white space.
+        let compact;
+        let (host, base) = if fw.wrapped && hay[h0..h1].iter().any(|&b| ascii_is(b, flag::SPACE)) {
+            compact = hay[h0..h1]
+                .iter()
+                .copied()
+                .filter(|&b| !ascii_is(b, flag::SPACE))
+                .collect::<Vec<u8>>();
+            (&compact[..], None)
+        } else {
+            (hay, Some(h0))
+        };
+        let (c0, c1) = match base {
+            Some(_) => (h0, h1),
+            None => (0, host.len()),
+        };
+        if is_dotless_non_ascii(&host[c0..c1]) {
+            return false;
+        }
+        if !spec.dns {
+            return true;
+        }
+        let min_labels = if spec.kind == Kind::Www { 3 } else { 1 };
+        match check_dns_host(host, c0, c1, min_labels) {
+            Ok(()) => true,
+            Err(e) => {
+                if base.is_some() {
+                    let from = match e.label {
+                        Some(l) if !(truncated && l == e.last_label) => Some(l),
+                        // Too long: every host of 4 × 254 bytes or more has
+                        // 254 or more in its ASCII form (≤ 4 bytes a char).
+                        None if h1 - h0 > MAX_HOST_LEN => {
+                            Some(h1.saturating_sub(4 * (MAX_HOST_LEN + 1)))
+                        }
+                        None if !truncated => Some(h1),
+                        _ => None,
+                    };
+                    if let Some(from) = from {
+                        self.www_failed(spec, fw, h1, Some(from), state);
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// Records that a `www.` candidate failed in a way every later `www.`
+    /// trigger before `until` whose host starts at or before `from` (default:
+    /// `until`) fails too — provided the host holds no character that could
+    /// make a later scan over it stop elsewhere or start in another context
+    /// (brackets, quotes, `@`, `:`, `/?#`).
+    fn www_failed(
+        &self,
+        spec: &Spec,
+        fw: &Forward,
+        until: usize,
+        from: Option<usize>,
+        state: &mut ScanState,
+    ) {
+        let hay = self.hay;
+        if spec.kind != Kind::Www || spec.ctx != Context::Plain || fw.wrapped {
+            return;
+        }
+        let mut p = spec.start;
+        while p < until {
+            let b = hay[p];
+            if b < 0x80 {
+                if !ascii_is(b, flag::IRI) || b"()'@:/?#".contains(&b) {
+                    return;
+                }
+                p += 1;
+            } else {
+                match decode_at(hay, p) {
+                    Some((c, n)) if classify(c) == Class::Iri && c != '‘' => p += n,
+                    _ => return,
+                }
+            }
+        }
+        state.work += (until - spec.start) as u64;
+        state.www_dead_until = until;
+        state.www_dead_from = from.unwrap_or(until);
+    }
+
+    /// Whether the authority ending at `p` (at `/`, `?` or `#`) stays in
+    /// the candidate whatever follows, so that a failed host check is final
+    /// and the rest need not be read (this keeps `http://-a/http://-a/…`
+    /// linear). `/` and `#` are never trimmed; after `?` the candidate could
+    /// still be trimmed back to the authority if all that follows up to its
+    /// end is strippable, which we find out by reading just that run.
+    fn host_is_final(
+        &self,
+        p: usize,
+        fw: &Forward<'_>,
+        ctx: Context,
+        limit: usize,
+        state: &mut ScanState,
+    ) -> bool {
+        let hay = self.hay;
+        if hay[p] != b'?' {
+            return true;
+        }
+        if ctx == Context::Angle {
+            return false;
+        }
+        // The run of characters that trimming might strip (§1.3), footnote
+        // digits and brackets included.
+        let mut r = p;
+        while r < hay.len() {
+            let b = hay[r];
+            if b < 0x80 {
+                if !(ascii_is(b, flag::TRIM)
+                    || b.is_ascii_digit()
+                    || matches!(b, b'\'' | b'(' | b'[' | b'{' | b']'))
+                {
+                    break;
+                }
+                r += 1;
+            } else {
+                match decode_at(hay, r) {
+                    Some((c, n)) if is_trimmed_non_ascii(c) => r += n,
+                    _ => break,
+                }
+            }
+        }
+        if r >= hay.len() || r >= limit {
+            return false;
+        }
+        // Does the candidate end within that run? Read it as the forward
+        // scan would, on a copy of the bracket stack.
+        let mut stack = fw.stack.clone();
+        let mut probe = Forward {
+            stack: &mut stack,
+            quotes: fw.quotes,
+            leiri: fw.leiri,
+            wrapped: false,
+            host_start: fw.host_start,
+        };
+        let (q, stop) = self.forward(p, &mut probe, ctx, false, false, r + 1, state);
+        !(stop == Stop::End && q <= r)
+    }
+
+    /// The forward scan from `p`: consumes candidate characters, keeping
+    /// brackets balanced, until a character that ends the candidate, the
+    /// maximum length, or (for an authority) `/`, `?`, `#`.
+    #[allow(clippy::too_many_arguments)]
+    fn forward(
+        &self,
+        mut p: usize,
+        fw: &mut Forward,
+        ctx: Context,
+        authority: bool,
+        www: bool,
+        limit: usize,
+        state: &mut ScanState,
+    ) -> (usize, Stop) {
+        let hay = self.hay;
+        let from = p;
+        let stop = loop {
+            let Some(&b) = hay.get(p) else {
+                break Stop::End;
+            };
+            if p >= limit {
+                // Cut at the last character boundary within the limit.
+                p = limit;
+                while p > from && hay[p] & 0xC0 == 0x80 {
+                    p -= 1;
+                }
+                break Stop::Limit;
+            }
+            if b < 0x80 {
+                let f = crate::chars::ASCII[b as usize];
+                if f & flag::IRI != 0 {
+                    match b {
+                        b'/' | b'?' | b'#' if authority => break Stop::Delimiter,
+                        b'@' if authority => {
+                            if www {
+                                break Stop::End;
+                            }
+                            fw.host_start = p + 1;
+                        }
+                        b'(' => fw.stack.push('('),
+                        b')' => {
+                            if fw.stack.last() == Some(&'(') {
+                                fw.stack.pop();
+                            } else {
+                                break Stop::End;
+                            }
+                        }
+                        b'\'' => {
+                            if ctx == Context::Quote('\'') {
+                                break Stop::End;
+                            }
+                            fw.quotes += 1;
+                        }
+                        _ => {}
+                    }
+                    p += 1;
+                } else if f & flag::LEIRI != 0 {
+                    if b == b'[' && authority && p == fw.host_start {
+                        // IP-literal (RFC 3986 §3.2.2): up to its `]`.
+                        let close = ip_literal_end(hay, p, limit);
+                        fw.quotes += memchr::memchr_iter(b'\'', &hay[p..close]).count();
+                        p = close;
+                        continue;
+                    }
+                    match b {
+                        b'[' | b'{' => fw.stack.push(b as char),
+                        b']' | b'}' => {
+                            let open = if b == b']' { '[' } else { '{' };
+                            if fw.stack.last() == Some(&open) {
+                                fw.stack.pop();
+                            } else {
+                                break Stop::End;
+                            }
+                        }
+                        _ => {}
+                    }
+                    fw.leiri = true;
+                    p += 1;
+                } else if f & flag::SPACE != 0 && ctx == Context::Angle {
+                    // `<…>` wrapped over lines (RFC 3986 Appendix C): skip
+                    // white space holding a line break when the IRI goes on.
+                    let mut q = p;
+                    let mut newline = false;
+                    while q < hay.len() && q < limit && ascii_is(hay[q], flag::SPACE) {
+                        newline |= matches!(hay[q], b'\n' | b'\r');
+                        q += 1;
+                    }
+                    if newline && q < limit && self.continues_at(q) && hay[q] != b'>' {
+                        fw.wrapped = true;
+                        p = q;
+                    } else {
+                        break Stop::End;
+                    }
+                } else {
+                    break Stop::End;
+                }
+            } else {
+                let Some((c, n)) = decode_at(hay, p) else {
+                    break Stop::End;
+                };
+                match classify(c) {
+                    Class::Iri => {
+                        if ctx == Context::Quote(c) {
+                            break Stop::End;
+                        }
+                    }
+                    Class::End => break Stop::End,
+                    Class::Open => fw.stack.push(bracket_key(c).unwrap_or(c)),
+                    Class::Close => {
+                        let key = bracket_key(c);
+                        if key.is_some() && fw.stack.last().copied() == key {
+                            fw.stack.pop();
+                        } else {
+                            break Stop::End;
+                        }
+                    }
+                }
+                p += n;
+            }
+        };
+        state.work += (p - from) as u64;
+        (p, stop)
+    }
+
+    /// Strips trailing characters (PRODUCT.md §1.3), repeatedly.
+    fn trim(
+        &self,
+        body: usize,
+        mut end: usize,
+        fw: &mut Forward<'_>,
+        auth_end: Option<usize>,
+    ) -> usize {
+        let hay = self.hay;
+        while end > body {
+            let Some((c, n)) = decode_before(hay, end) else {
+                break;
+            };
+            let strip = match c {
+                '.' | ',' | ';' | ':' | '!' | '?' | '*' | '(' | '[' | '{' => true,
+                '-' => auth_end
+                    .is_some_and(|a| end <= a && !hay[fw.host_start.min(end)..end].contains(&b':')),
+                '\'' => {
+                    let odd = fw.quotes % 2 == 1;
+                    if odd {
+                        fw.quotes -= 1;
+                    }
+                    odd
+                }
+                ']' => {
+                    // A `[digits]` footnote mark ending the candidate.
+                    let mut i = end - 1;
+                    while i > body && hay[i - 1].is_ascii_digit() {
+                        i -= 1;
+                    }
+                    if i < end - 1 && i > body && hay[i - 1] == b'[' {
+                        end = i - 1;
+                        continue;
+                    }
+                    false
+                }
+                c if !c.is_ascii() => is_trimmed_non_ascii(c),
+                _ => false,
+            };
+            if !strip {
+                break;
+            }
+            end -= n;
+        }
+        end
+    }
+
+    /// An e-mail address around trigger `at` = `@` (PRODUCT.md §1.1).
+    fn try_email(&mut self, at: usize, state: &mut ScanState) -> Option<Candidate> {
+        let hay = self.hay;
+        // The local part: the run of local characters before `@`.
+        let floor = state.last_end;
+        let mut i = at;
+        let mut spaceless = None;
+        while i > floor {
+            let Some((c, n)) = decode_before(hay, i) else {
+                break;
+            };
+            let ok = if c.is_ascii() {
+                ascii_is(c as u8, flag::LOCAL)
+            } else {
+                crate::chars::is_word_char_non_ascii(c)
+            };
+            if !ok {
+                break;
+            }
+            if spaceless.is_none() && is_spaceless_script(c) {
+                spaceless = Some(i);
+            }
+            i -= n;
+            if at - i > MAX_RUN {
+                state.work += MAX_RUN as u64;
+                return None;
+            }
+        }
+        state.work += (at - i) as u64;
+        // Prose in a spaceless script glued to an ASCII address:
+        // `連絡先はinfo@example.jp` is `info@example.jp`.
+        if let Some(s) = spaceless
+            && hay[at - 1].is_ascii()
+        {
+            i = s;
+        }
+        while i < at && hay[i] == b'.' {
+            i += 1;
+        }
+        if i == at {
+            return None;
+        }
+        // The domain: letters, digits, `-` and `.` of any script.
+        let mut end = at + 1;
+        while end < hay.len() && end - at <= 256 {
+            let b = hay[end];
+            if b < 0x80 {
+                if !ascii_is(b, flag::DOMAIN) {
+                    break;
+                }
+                end += 1;
+            } else {
+                match decode_at(hay, end) {
+                    Some((c, n)) if crate::chars::is_word_char_non_ascii(c) => end += n,
+                    _ => break,
+                }
+            }
+        }
+        state.work += (end - at) as u64;
+        if end - at > 254 {
+            return None;
+        }
+        if let Some(cut) = glued_prose_at(hay, at + 1, end) {
+            end = cut;
+        }
+        while end > at + 1 && matches!(hay[end - 1], b'.' | b'-') {
+            end -= 1;
+        }
+        // The last label starts with a letter (`?@24.79.92.194` is not an address).
+        let tld = at + 2 + memchr::memrchr(b'.', &hay[at + 1..end])?;
+        let first = match *hay.get(tld)? {
+            b if b < 0x80 => b as char,
+            _ => decode_at(hay, tld)?.0,
+        };
+        if !first.is_alphabetic() {
+            return None;
+        }
+        check_dns_host(hay, at + 1, end, 2).ok()?;
+        Some(Candidate {
+            start: i,
+            end,
+            kind: Kind::Email,
+            wrapped: false,
+            leiri: false,
+            truncated: false,
+        })
+    }
+}
+
+/// Why a candidate was not produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wrap {
+    /// Not a link.
+    Rejected,
+    /// Read as wrapped in `<…>`, but no `>` closes it.
+    Unclosed,
+}
+
+/// The host within an authority whose host part starts at `host_start` and
+/// which ends at `end`: up to the port's `:` (not inside an IP-literal).
+pub(crate) fn host_range(hay: &[u8], host_start: usize, end: usize) -> (usize, usize) {
+    let h0 = host_start.min(end);
+    let after_literal = if hay.get(h0) == Some(&b'[') {
+        memchr::memchr(b']', &hay[h0..end]).map_or(end, |i| h0 + i + 1)
+    } else {
+        h0
+    };
+    let h1 = memchr::memchr(b':', &hay[after_literal..end]).map_or(end, |i| after_literal + i);
+    (h0, h1)
+}
+
+/// The end of an IP-literal starting at `hay[p]` = `[`: after its `]`, or
+/// where a character that cannot be in one stops it.
+fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
+    let mut i = p + 1;
+    while i < hay.len() && i < limit && i - p < 64 {
+        let b = hay[i];
+        if b == b']' {
+            return i + 1;
+        }
+        // IPv6address, IPvFuture: hex digits, `:` `.`, unreserved, sub-delims.
+        if !(b.is_ascii_alphanumeric() || b":.-_~!$&'()*+,;=".contains(&b)) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The candidates of `text` as (kind, span text).
+    fn find(text: &str) -> Vec<(Kind, String)> {
+        let mut out = Vec::new();
+        let mut sc = Scanner::new(text.as_bytes(), Options::default());
+        let mut st = ScanState::default();
+        sc.scan(&mut st, text.len(), &mut |c| {
+            out.push((c.kind, text[c.start..c.end].to_string()));
+            true
+        });
+        out
+    }
+
+    /// Checks a text written in the marker style of robinst/linkify:
+    /// `|` marks the expected spans (`"(|http://a.b/|)"`).
+    #[track_caller]
+    fn check(marked: &str) {
+        let text = marked.replace('|', "");
+        let expected: Vec<String> = marked
+            .split('|')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 1)
+            .map(|(_, s)| s.to_string())
+            .collect();
+        let got: Vec<String> = find(&text).into_iter().map(|(_, s)| s).collect();
+        assert_eq!(got, expected, "in {text:?}");
+    }
+
+    #[test]
+    fn smoke() {
+        check("see |http://example.com/| now");
+        check("(|https://en.wikipedia.org/wiki/Rust_(programming_language)|)");
+        check("|mailto:a@b.example|, |urn:isbn:0451450523|.");
+        check("詳細は|http://例え.テスト/パス|。次");
+        check("write to |info@example.jp| today");
+        check("連絡先は|info@example.jp|まで");
+        check("|www.example.com|, or not");
+        check("Note: x, Re: y, 12:30, std::vec, key:value, localhost:8080");
+    }
+
+    /// The bytes examined by a whole scan of `text`.
+    fn work(text: &str) -> u64 {
+        let mut sc = Scanner::new(text.as_bytes(), Options::default());
+        let mut st = ScanState::default();
+        sc.scan(&mut st, text.len(), &mut |_| true);
+        st.work
+    }
+
+    /// Inputs that make naive link finders quadratic (robinst/linkify#115
+    /// and friends), as functions of a repetition count.
+    pub(crate) const ADVERSARIAL: &[(&str, &str)] = &[
+        ("open parens", "("),
+        ("close parens", ")"),
+        ("a.a~", "a.a~"),
+        ("http://", "http://"),
+        ("http://-a/", "http://-a/"),
+        ("http://-a.com?", "http://-a.com?"),
+        ("http://a.com_?", "http://a.com_?"),
+        ("www.ąwww.", "www.ąwww."),
+        ("ąwww.-a.", "ąwww.-a."),
+        ("letters", "abcdefgh"),
+        ("scheme chars", "a+b-c.d"),
+        ("colons", ":"),
+        ("a:", "a:"),
+        ("at signs", "@"),
+        ("a@", "a@"),
+        ("a@b.", "a@b."),
+        ("dots", "."),
+        ("www.", "www."),
+        ("mailto:", "mailto:"),
+        ("<http://a\n", "<http://a\n"),
+        ("brackets", "([{"),
+        ("quotes", "'"),
+        ("urn:a'", "urn:a'"),
+        ("é:", "é:"),
+        ("x://é", "x://é"),
+        ("[1]", "[1]"),
+    ];
+
+    #[test]
+    fn work_is_linear_on_adversarial_inputs() {
+        for &(name, unit) in ADVERSARIAL {
+            let small = unit.repeat(16 * 1024 / unit.len());
+            let large = unit.repeat(8 * 16 * 1024 / unit.len());
+            let (ws, wl) = (work(&small), work(&large));
+            // Linear: 8 times the input, at most 8 times the work (plus one
+            // maximum IRI length of slack), and a few bytes of work a byte.
+            assert!(
+                wl <= 8 * ws + 2 * DEFAULT_MAX_LEN as u64,
+                "{name}: {ws} -> {wl}"
+            );
+            assert!(
+                wl <= 12 * large.len() as u64,
+                "{name}: {wl} for {} bytes",
+                large.len()
+            );
+        }
+    }
+
+    #[test]
+    fn www_memo_skips_hosts_that_already_failed() {
+        // Every `www.` here shares the bad last label: one host scan, not
+        // one per `www`.
+        let text = format!("{}a_", "www.ąwww.".repeat(2000));
+        assert!(work(&text) < 4 * text.len() as u64, "{}", work(&text));
+        assert!(find(&text).is_empty());
+    }
+}

@@ -1,0 +1,478 @@
+//! The detection rules of PRODUCT.md §1, one test each, written in the
+//! marker style of robinst/linkify: `|` marks the spans we expect
+//! (`"(|http://a.b/|)"`). Only valid hits count here; `invalid` tests look
+//! at the rejected candidates.
+
+use iriscan::{Finder, Kind};
+
+/// The valid hits of `text` as their span texts.
+fn spans_with(finder: Finder, text: &str) -> Vec<String> {
+    finder
+        .find_iter(text.as_bytes())
+        .filter(|h| h.is_valid())
+        .map(|h| {
+            assert_eq!(&text[h.range()], h.text(), "offsets slice the input to the text");
+            h.text().to_string()
+        })
+        .collect()
+}
+
+#[track_caller]
+fn check_with(finder: Finder, marked: &str) {
+    let text = marked.replace('|', "");
+    let expected: Vec<&str> = marked.split('|').skip(1).step_by(2).collect();
+    assert_eq!(spans_with(finder, &text), expected, "in {text:?}");
+}
+
+/// Checks a marked text with the default finder.
+#[track_caller]
+fn check(marked: &str) {
+    check_with(Finder::new(), marked);
+}
+
+/// Checks that `text` yields no valid hit.
+#[track_caller]
+fn none(text: &str) {
+    assert_eq!(spans_with(Finder::new(), text), Vec::<String>::new(), "in {text:?}");
+}
+
+fn iri_of(text: &str) -> Vec<String> {
+    Finder::new()
+        .find_iter(text.as_bytes())
+        .filter(|h| h.is_valid())
+        .map(|h| h.iri().to_string())
+        .collect()
+}
+
+// §1.1 Where a candidate starts: schemes.
+
+#[test]
+fn scheme_with_double_slash_any_scheme() {
+    check("|http://example.com|");
+    check("|HTTPS://EXAMPLE.COM/A|");
+    check("|foo://bar|");
+    check("|a://foo|");
+    check("|svn+ssh://host/repo|");
+    check("|git+https://github.com/x/y.git|");
+}
+
+#[test]
+fn scheme_longest_run_starting_with_a_letter() {
+    check("+|http://www.google.com/bot.html|");
+    check("(compatible; Googlebot/2.1; +|http://www.google.com/bot.html|)");
+    check("...|http://example.com|");
+    check("1.|http://example.com|");
+}
+
+#[test]
+fn scheme_glued_to_letter_or_digit_is_not_a_link() {
+    none("22file://foo");
+    none("/path/to/22file://foo");
+}
+
+#[test]
+fn scheme_after_non_ascii_starts_at_the_letter() {
+    check("詳細は|http://example.com/|");
+    check("Подробнее:|https://example.ru/статья|");
+}
+
+#[test]
+fn registered_schemes_without_slashes() {
+    check("|urn:isbn:0451450523|");
+    check("|mailto:a@b.example|");
+    check("call |tel:+1-201-555-0123|");
+    check("|news:comp.lang.rust|");
+    check("|about:blank|");
+    check("|data:text/plain,hello|");
+}
+
+#[test]
+fn unregistered_schemes_need_slashes() {
+    none("foo:bar");
+    none("note:x");
+    none("key:value");
+}
+
+#[test]
+fn registered_scheme_needs_an_untrimmed_character_after_the_colon() {
+    none("mailto: someone");
+    none("urn:");
+    none("news:.");
+    none("about:, said");
+}
+
+#[test]
+fn one_letter_scheme_only_with_double_slash() {
+    none(r"C:\Windows\System32");
+    none("C:/Windows/System32");
+    check("|a://foo|");
+}
+
+#[test]
+fn dns_schemes_only_with_double_slash() {
+    none("http:/x");
+    none("https:example.com");
+    none("ftp:x");
+    none("ws:x wss:y");
+}
+
+#[test]
+fn prose_with_colons_is_never_a_link() {
+    none("Note: x");
+    none("Re: your mail");
+    none("12:30");
+    none("std::vec::Vec");
+    none("key:value");
+    none("localhost:8080");
+    none("a:b:c");
+}
+
+#[test]
+fn bare_scheme_glued_to_non_ascii_prose_is_not_a_link() {
+    none("ldap://でなければなりません");
+    check("|http://intranet/|");
+    check("|http://例え.テスト|");
+}
+
+#[test]
+fn ascii_host_glued_to_cjk_prose_ends_at_the_switch() {
+    check("|http://www.scriptics.com|参照");
+    check("|www.naver.com|에서");
+    check("|http://abc例え.jp/|");
+}
+
+#[test]
+fn path_glued_to_prose_stays() {
+    check("|http://example.org/或者|");
+}
+
+#[test]
+fn implausible_dns_hosts_are_not_links() {
+    none("http://#");
+    none("http://.a.com");
+    none("http://-a.com");
+    none("http://a.com_");
+    none("http://a..com");
+    none("http:///path");
+    none(&format!("http://{}.com", "a".repeat(64)));
+    check("|http://_dmarc.example.com|");
+    check("|http://192.168.0.1:8080/|");
+    check("|http://[::1]:8080/x|");
+    check("|file:///etc/passwd|");
+}
+
+// §1.1 www.
+
+#[test]
+fn www_hosts() {
+    check("|www.example.com|");
+    check("|WWW.EXAMPLE.COM/path|");
+    check("|www.example.com:8080/x?y#z|");
+    assert_eq!(iri_of("www.example.com"), ["http://www.example.com"]);
+    none("www.example");
+    none("awww.example.com");
+    none("1www.example.com");
+    none(".www.example.com x-www.example.com y_www.example.com");
+    check("见|www.example.cn|");
+}
+
+#[test]
+fn www_can_be_switched_off() {
+    check_with(Finder::new().www(false), "www.example.com and |http://www.example.com|");
+}
+
+// §1.1 E-mail.
+
+#[test]
+fn email_addresses() {
+    check("|john.doe+tag@example.com|");
+    check("`|addr@example.com|`");
+    check("F=|addr@example.com|");
+    check("'|addr@example.com|'");
+    check("|müller@exämple.de|");
+    assert_eq!(iri_of("a@example.com"), ["mailto:a@example.com"]);
+    none("?@24.79.92.194");
+    none("a@localhost");
+    none("@example.com");
+    none("a@b.1com");
+}
+
+#[test]
+fn email_not_inside_an_iri() {
+    check("|http://user@example.com/|");
+    check("|mailto:a@example.com|");
+}
+
+#[test]
+fn email_can_be_switched_off() {
+    check_with(Finder::new().email(false), "a@example.com |mailto:a@example.com|");
+}
+
+#[test]
+fn email_percent_is_encoded_in_its_mailto_iri() {
+    assert_eq!(iri_of("user%host@example.com"), ["mailto:user%25host@example.com"]);
+}
+
+#[test]
+fn email_glued_to_cjk_prose() {
+    check("連絡先は|info@example.jp|まで");
+}
+
+// §1.2 Where a candidate ends.
+
+#[test]
+fn ascii_delimiters_end() {
+    check("|http://a.example/b| c");
+    check("\"|http://a.example/b|\"");
+    check("<|http://a.example/b|>");
+    check("|http://a.example/b|\\c");
+    check("`|http://a.example/b|`");
+    check("|http://a.example/b||x");
+    check("|http://a.example/b|\tx");
+    check("|http://a.example/b|\u{7}x");
+}
+
+#[test]
+fn full_width_delimiters_end() {
+    for d in ["＂", "＜", "＞", "＼", "｀", "｜"] {
+        check(&format!("|http://a.example/b|{d}c"));
+    }
+}
+
+#[test]
+fn invalid_utf8_and_replacement_character_end() {
+    let mut bytes = b"http://a.example/b".to_vec();
+    bytes.push(0xFF);
+    bytes.extend_from_slice(b"c");
+    let hits: Vec<_> = Finder::new().find_iter(&bytes).collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].text(), "http://a.example/b");
+    check("|http://a.example/b|\u{FFFD}c");
+}
+
+#[test]
+fn unicode_white_space_ends() {
+    for ws in [
+        "\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}",
+        "\u{205F}", "\u{3000}",
+    ] {
+        check(&format!("|http://a.example/b|{ws}c"));
+    }
+}
+
+#[test]
+fn bidi_controls_end() {
+    for b in [
+        "\u{61C}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}",
+        "\u{2067}", "\u{2068}", "\u{2069}",
+    ] {
+        check(&format!("{b}|http://a.example/b|{b}c"));
+    }
+}
+
+#[test]
+fn sentence_punctuation_of_other_scripts_ends() {
+    for p in ["、", "。", "，", "．", "！", "？", "：", "；", "،", "؛", "؟", "۔", "।", "॥", "\u{37E}"] {
+        check(&format!("|http://a.example/パス|{p}次"));
+    }
+}
+
+#[test]
+fn quotation_marks_end_but_apostrophes_stay() {
+    for (o, c) in [("“", "”"), ("„", "“"), ("«", "»"), ("‹", "›"), ("「", "」"), ("『", "』"), ("〝", "〟"), ("＂", "＂")] {
+        check(&format!("{o}|http://a.example/b|{c}"));
+    }
+    check("|https://fr.wikipedia.org/wiki/L’Étranger|");
+    check("‘|http://a.example/b|’");
+}
+
+#[test]
+fn unbalanced_closers_end_balanced_ones_stay() {
+    check("(|https://en.wikipedia.org/wiki/Rust_(programming_language)|)");
+    check("|http://a.example/b|)");
+    check("|http://a.example/(b)|");
+    check("（|http://a.example/b|）");
+    check("|http://a.example/（注）|");
+    check("【|http://a.example/b|】");
+    check("〔|http://a.example/b|〕");
+    check("〈|http://a.example/b|〉");
+    check("《|http://a.example/b|》");
+    check("〖|http://a.example/b|〗");
+    check("⟨|http://a.example/b|⟩");
+    check("｛|http://a.example/b|｝");
+    check("［|http://a.example/b|］");
+    check("(|http://a.example/b_(c)_d|)");
+    check("|http://a.example/(b[c)|d]");
+}
+
+#[test]
+fn legacy_extended_characters_inside_when_balanced() {
+    check("|http://a.example/x?sourcedoc={guid}|");
+    check("|http://a.example/search?q=repo:^src|");
+    check("|http://a.example/foo.php?a[]=1|");
+    check("|https://en.wikipedia.org/wiki/Blur_[band]|");
+    check("{|http://a.example/b|}");
+    check("[|http://a.example/b|]");
+    let hit = Finder::new().find_iter(b"http://a.example/x?q={g}").next().unwrap();
+    assert!(hit.warnings().any(|w| w == iriscan::Warning::Leiri));
+}
+
+#[test]
+fn footnote_marks_are_not_part_of_the_iri() {
+    check("|http://example.org|[1]");
+    check("|http://example.org/a|[12].");
+    check("|http://example.org/a[b]|");
+}
+
+#[test]
+fn ip_literal_brackets_in_the_host() {
+    check("|http://[2001:db8::7]/c=GB?objectClass?one|");
+    check("[|http://[::1]/|]");
+}
+
+// §1.3 Trailing characters.
+
+#[test]
+fn trailing_ascii_punctuation_is_trimmed() {
+    for p in [".", ",", ";", ":", "!", "?", "*", ".)", "...", "?!", "*."] {
+        check(&format!("|http://a.example/b|{p}"));
+    }
+    check("*|http://a.example/b|*");
+}
+
+#[test]
+fn trailing_hyphen_only_after_the_host() {
+    check("|http://example.org|- where");
+    check("|http://example.org/a-| b");
+}
+
+#[test]
+fn trailing_opening_brackets_are_trimmed() {
+    check("|http://a.example/b|(");
+    check("|http://a.example/b|[");
+    check("|http://a.example/b|（");
+}
+
+#[test]
+fn apostrophe_kept_only_when_it_closes_one() {
+    check("|http://a.example/a'b'|");
+    check("|http://a.example/ab|'");
+    check("'|http://a.example/ab|'");
+    check("|http://a.example/it's| fine");
+}
+
+#[test]
+fn trailing_non_ascii_punctuation_is_trimmed() {
+    for p in ["…", "‥", "’", "—", "–", "‼", "※"] {
+        check(&format!("|http://a.example/b|{p}"));
+    }
+    check("|http://a.example/¿|");
+    check("|http://a.example/¡|");
+}
+
+#[test]
+fn letters_and_path_characters_stay() {
+    for s in ["/", "_", "~", "#", "=", "&", "+", "-", "%20"] {
+        check(&format!("|http://a.example/b{s}| c"));
+    }
+}
+
+#[test]
+fn nothing_after_the_scheme_is_not_a_link() {
+    none("http://");
+    none("foo://...");
+    none("http://.");
+    none("see http://, and");
+}
+
+// §1.4 Delimited and wrapped forms.
+
+#[test]
+fn delimited_by_opener_ends_at_matching_closer() {
+    check("'|http://a.example/b|'c");
+    check("‘|http://a.example/b|’s");
+    check("(|http://a.example/b|)c");
+    check("«|http://a.example/b|»");
+    check("「|http://a.example/b|」");
+}
+
+#[test]
+fn angle_brackets_wrap_over_lines() {
+    let text = "Note the warning in <http://www.ics.uci.edu/pub/\n   ietf/uri/historical.html#WARNING>.";
+    let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].text(), "http://www.ics.uci.edu/pub/\n   ietf/uri/historical.html#WARNING");
+    assert_eq!(hits[0].iri(), "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING");
+    assert_eq!(&text[hits[0].range()], hits[0].text());
+    // RFC 3986 Appendix C: the host itself may be wrapped.
+    let text = "pick it up from <ftp://foo.example.\n   com/rfc/>.";
+    let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].iri(), "ftp://foo.example.com/rfc/");
+}
+
+#[test]
+fn angle_brackets_without_closer_do_not_wrap() {
+    check("<|http://a.example/b|\nc d");
+    check("<|http://a.example/b| c>");
+}
+
+#[test]
+fn url_prefix_in_angle_brackets() {
+    check("<URL:|http://www.example.com/a|>");
+    check("<url:|http://www.example.com/a\n  b|>");
+    assert_eq!(iri_of("<URL:http://a.example/x\n y>"), ["http://a.example/xy"]);
+}
+
+// §1.5 Validation.
+
+#[test]
+fn invalid_candidates_are_reported_with_reason() {
+    let text = "see http://a.example/%zz and http://a.example/ok";
+    let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+    assert_eq!(hits.len(), 2);
+    assert!(!hits[0].is_valid());
+    assert_eq!(hits[0].error().unwrap().rule(), "pct-encoded");
+    assert_eq!(hits[0].error_offset(), Some(text.find("%zz").unwrap()));
+    assert!(hits[1].is_valid());
+    check("see http://a.example/%zz and |http://a.example/ok|");
+}
+
+#[test]
+fn private_use_only_in_the_query() {
+    check("|http://a.example/?q=\u{E000}|");
+    let hits: Vec<_> = Finder::new().find_iter("http://a.example/\u{E000}".as_bytes()).collect();
+    assert_eq!(hits.len(), 1);
+    assert!(!hits[0].is_valid());
+}
+
+#[test]
+fn kinds_are_reported() {
+    let kinds: Vec<Kind> = Finder::new()
+        .find_iter(b"http://a.example www.b.example c@d.example")
+        .map(|h| h.kind())
+        .collect();
+    assert_eq!(kinds, [Kind::Iri, Kind::Www, Kind::Email]);
+}
+
+#[test]
+fn truncated_candidates_are_reported_not_dropped() {
+    let long = format!("http://a.example/{}", "x".repeat(10_000));
+    let text = format!("{long} http://b.example/");
+    let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+    assert_eq!(hits.len(), 2);
+    assert!(hits[0].is_truncated());
+    assert_eq!(hits[0].end() - hits[0].start(), 8 * 1024);
+    assert_eq!(hits[1].text(), "http://b.example/");
+    let hits: Vec<_> = Finder::new().max_len(600).find_iter(text.as_bytes()).collect();
+    assert_eq!(hits[0].text().len(), 600);
+}
+
+#[test]
+fn truncation_cuts_at_a_character_boundary() {
+    let text = format!("http://a.example/{}", "é".repeat(5000));
+    let hit = Finder::new().find_iter(text.as_bytes()).next().unwrap();
+    assert!(hit.is_truncated());
+    assert!(hit.end() - hit.start() <= 8 * 1024);
+    assert!(text.is_char_boundary(hit.end()));
+}
