@@ -9,9 +9,14 @@
 #![deny(missing_docs)]
 
 mod components;
+mod ip_literal;
+mod parse;
 mod schemes;
 mod ucs;
 
 pub use components::Components;
+pub use parse::{
+    HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
+};
 pub use schemes::is_registered_scheme;
 pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};
