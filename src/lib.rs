@@ -11,6 +11,7 @@
 mod components;
 mod ip_literal;
 mod parse;
+mod resolve;
 mod schemes;
 mod ucs;
 
@@ -18,5 +19,6 @@ pub use components::Components;
 pub use parse::{
     HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
 };
+pub use resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use schemes::is_registered_scheme;
 pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};

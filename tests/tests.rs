@@ -3,5 +3,6 @@
 //! `../shared/suites`, provenance in each file and in its README).
 
 mod parse_props;
+mod resolve_suite;
 mod support;
 mod validate_suite;
