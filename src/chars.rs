@@ -401,11 +401,12 @@ mod tests {
 
     #[test]
     fn non_iri_code_points_end() {
-        for c in ['\u{9F}', '\u{FDD0}', '\u{FFFE}', '\u{1FFFF}', '\u{E0041}'] {
+        for c in ['\u{9F}', '\u{FDD0}', '\u{FFFE}', '\u{1FFFF}', '\u{EFFFE}'] {
             assert_eq!(classify(c), Class::End, "U+{:04X}", c as u32);
         }
         // iprivate continues the candidate; validation rejects it outside the query.
         assert_eq!(classify('\u{E000}'), Class::Iri);
+        assert_eq!(classify('\u{E0041}'), Class::Iri);
     }
 
     #[test]

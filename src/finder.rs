@@ -2,7 +2,7 @@
 //! [`Hit`]s in any number of inputs.
 
 use crate::hit::Hit;
-use crate::scanner::{Options, ScanState, Scanner, MIN_MAX_LEN};
+use crate::scanner::{MIN_MAX_LEN, Options, ScanState, Scanner};
 
 /// Finds IRIs in UTF-8 text (PRODUCT.md §1).
 ///
@@ -96,16 +96,19 @@ impl<'h> Iterator for FindIter<'h> {
 
     fn next(&mut self) -> Option<Hit<'h>> {
         let mut found = None;
-        self.scanner.scan(&mut self.state, self.hay.len(), &mut |c| {
-            found = Some(c);
-            false
-        });
+        self.scanner
+            .scan(&mut self.state, self.hay.len(), &mut |c| {
+                found = Some(c);
+                false
+            });
         found.map(|c| Hit::new(self.hay, c))
     }
 }
 
 impl std::fmt::Debug for FindIter<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FindIter").field("pos", &self.state.pos).finish()
+        f.debug_struct("FindIter")
+            .field("pos", &self.state.pos)
+            .finish()
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::components::Components;
-use crate::parse::{parse, ParseError, Rule, Syntax};
+use crate::parse::{ParseError, Rule, Syntax, parse};
 use crate::scanner::{Candidate, Kind};
 
 /// Something worth knowing about a hit that does not make it invalid.
@@ -33,7 +33,9 @@ impl Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Warning::Leiri => "leiri: legacy extended IRI characters ({ } ^ [ ]) are percent-encoded in the URI",
+            Warning::Leiri => {
+                "leiri: legacy extended IRI characters ({ } ^ [ ]) are percent-encoded in the URI"
+            }
             Warning::Truncated => "truncated: longer than the maximum IRI length",
         })
     }
@@ -77,12 +79,21 @@ impl<'h> Hit<'h> {
             Ok(s) => s,
             // Unreachable: the scanner only spans decoded characters. Keep
             // the longest valid prefix rather than panic.
-            Err(e) => std::str::from_utf8(&hay[c.start..c.start + e.valid_up_to()]).unwrap_or_default(),
+            Err(e) => {
+                std::str::from_utf8(&hay[c.start..c.start + e.valid_up_to()]).unwrap_or_default()
+            }
         };
         let iri: Cow<'h, str> = match c.kind {
-            Kind::Iri if c.wrapped => Cow::Owned(text.chars().filter(|ch| !ch.is_ascii_whitespace()).collect()),
+            Kind::Iri if c.wrapped => Cow::Owned(
+                text.chars()
+                    .filter(|ch| !ch.is_ascii_whitespace())
+                    .collect(),
+            ),
             Kind::Iri => Cow::Borrowed(text),
-            Kind::Www => Cow::Owned(format!("http://{}", text.replace(|ch: char| ch.is_ascii_whitespace(), ""))),
+            Kind::Www => Cow::Owned(format!(
+                "http://{}",
+                text.replace(|ch: char| ch.is_ascii_whitespace(), "")
+            )),
             // RFC 6068 §2: `%` in an address is written `%25` in a mailto IRI.
             Kind::Email => Cow::Owned(format!("mailto:{}", text.replace('%', "%25"))),
         };
@@ -155,10 +166,13 @@ impl<'h> Hit<'h> {
 
     /// The warnings of this hit (see [`Warning`]).
     pub fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
-        [(self.leiri, Warning::Leiri), (self.truncated, Warning::Truncated)]
-            .into_iter()
-            .filter(|&(on, _)| on)
-            .map(|(_, w)| w)
+        [
+            (self.leiri, Warning::Leiri),
+            (self.truncated, Warning::Truncated),
+        ]
+        .into_iter()
+        .filter(|&(on, _)| on)
+        .map(|(_, w)| w)
     }
 
     /// Whether the candidate was cut at the maximum length.
@@ -197,7 +211,11 @@ impl<'h> Hit<'h> {
             if ch.is_ascii_whitespace() && self.kind != Kind::Email {
                 continue;
             }
-            let width = if self.kind == Kind::Email && ch == '%' { 3 } else { ch.len_utf8() };
+            let width = if self.kind == Kind::Email && ch == '%' {
+                3
+            } else {
+                ch.len_utf8()
+            };
             if want < width {
                 return i;
             }

@@ -10,13 +10,25 @@
 
 mod chars;
 mod components;
+mod finder;
+mod hit;
 mod host_check;
+mod ip_literal;
+mod parse;
 #[cfg(test)]
 mod reference;
+mod resolve;
 mod scanner;
 mod schemes;
 mod ucs;
 
 pub use components::Components;
+pub use finder::{FindIter, Finder};
+pub use hit::{Hit, Warning};
+pub use parse::{
+    HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
+};
+pub use resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
+pub use scanner::{DEFAULT_MAX_LEN, Kind};
 pub use schemes::is_registered_scheme;
 pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};

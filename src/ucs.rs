@@ -20,9 +20,10 @@ pub fn is_ucschar(c: char) -> bool {
         || ((0x10000..=0xDFFFF).contains(&c) && (c & 0xFFFF) <= 0xFFFD)
 }
 
-/// `iprivate` (§2.2): private use code points, allowed only in `iquery`.
+/// `iprivate` (§2.2): private use code points and (new in 3987bis) the tag
+/// characters U+E0000–E0FFF, allowed only in `iquery`.
 pub fn is_iprivate(c: char) -> bool {
-    matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
+    matches!(c as u32, 0xE000..=0xF8FF | 0xE0000..=0xE0FFF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
 }
 
 /// The non-ASCII part of the Legacy Extended IRI `ucschar` (§6.1):
@@ -76,6 +77,7 @@ mod tests {
         assert!(is_iprivate('\u{F0000}') && is_iprivate('\u{10FFFD}'));
         assert!(!is_iprivate('\u{F900}') && !is_iprivate('\u{FFFFE}'));
         assert!(!is_iprivate('\u{10FFFE}'));
+        assert!(is_iprivate('\u{E0001}') && is_iprivate('\u{E0FFF}') && !is_iprivate('\u{E1000}'));
     }
 
     #[test]

@@ -11,7 +11,11 @@ fn spans_with(finder: Finder, text: &str) -> Vec<String> {
         .find_iter(text.as_bytes())
         .filter(|h| h.is_valid())
         .map(|h| {
-            assert_eq!(&text[h.range()], h.text(), "offsets slice the input to the text");
+            assert_eq!(
+                &text[h.range()],
+                h.text(),
+                "offsets slice the input to the text"
+            );
             h.text().to_string()
         })
         .collect()
@@ -33,7 +37,11 @@ fn check(marked: &str) {
 /// Checks that `text` yields no valid hit.
 #[track_caller]
 fn none(text: &str) {
-    assert_eq!(spans_with(Finder::new(), text), Vec::<String>::new(), "in {text:?}");
+    assert_eq!(
+        spans_with(Finder::new(), text),
+        Vec::<String>::new(),
+        "in {text:?}"
+    );
 }
 
 fn iri_of(text: &str) -> Vec<String> {
@@ -178,7 +186,10 @@ fn www_hosts() {
 
 #[test]
 fn www_can_be_switched_off() {
-    check_with(Finder::new().www(false), "www.example.com and |http://www.example.com|");
+    check_with(
+        Finder::new().www(false),
+        "www.example.com and |http://www.example.com|",
+    );
 }
 
 // §1.1 E-mail.
@@ -205,12 +216,18 @@ fn email_not_inside_an_iri() {
 
 #[test]
 fn email_can_be_switched_off() {
-    check_with(Finder::new().email(false), "a@example.com |mailto:a@example.com|");
+    check_with(
+        Finder::new().email(false),
+        "a@example.com |mailto:a@example.com|",
+    );
 }
 
 #[test]
 fn email_percent_is_encoded_in_its_mailto_iri() {
-    assert_eq!(iri_of("user%host@example.com"), ["mailto:user%25host@example.com"]);
+    assert_eq!(
+        iri_of("user%host@example.com"),
+        ["mailto:user%25host@example.com"]
+    );
 }
 
 #[test]
@@ -227,9 +244,15 @@ fn ascii_delimiters_end() {
     check("<|http://a.example/b|>");
     check("|http://a.example/b|\\c");
     check("`|http://a.example/b|`");
-    check("|http://a.example/b||x");
     check("|http://a.example/b|\tx");
     check("|http://a.example/b|\u{7}x");
+}
+
+#[test]
+fn vertical_bar_ends() {
+    let hits: Vec<_> = Finder::new().find_iter(b"http://a.example/b|x").collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].text(), "http://a.example/b");
 }
 
 #[test]
@@ -253,8 +276,8 @@ fn invalid_utf8_and_replacement_character_end() {
 #[test]
 fn unicode_white_space_ends() {
     for ws in [
-        "\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}",
-        "\u{205F}", "\u{3000}",
+        "\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200A}", "\u{2028}", "\u{2029}",
+        "\u{202F}", "\u{205F}", "\u{3000}",
     ] {
         check(&format!("|http://a.example/b|{ws}c"));
     }
@@ -263,8 +286,8 @@ fn unicode_white_space_ends() {
 #[test]
 fn bidi_controls_end() {
     for b in [
-        "\u{61C}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}",
-        "\u{2067}", "\u{2068}", "\u{2069}",
+        "\u{61C}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}",
+        "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}",
     ] {
         check(&format!("{b}|http://a.example/b|{b}c"));
     }
@@ -272,14 +295,25 @@ fn bidi_controls_end() {
 
 #[test]
 fn sentence_punctuation_of_other_scripts_ends() {
-    for p in ["、", "。", "，", "．", "！", "？", "：", "；", "،", "؛", "؟", "۔", "।", "॥", "\u{37E}"] {
+    for p in [
+        "、", "。", "，", "．", "！", "？", "：", "；", "،", "؛", "؟", "۔", "।", "॥", "\u{37E}",
+    ] {
         check(&format!("|http://a.example/パス|{p}次"));
     }
 }
 
 #[test]
 fn quotation_marks_end_but_apostrophes_stay() {
-    for (o, c) in [("“", "”"), ("„", "“"), ("«", "»"), ("‹", "›"), ("「", "」"), ("『", "』"), ("〝", "〟"), ("＂", "＂")] {
+    for (o, c) in [
+        ("“", "”"),
+        ("„", "“"),
+        ("«", "»"),
+        ("‹", "›"),
+        ("「", "」"),
+        ("『", "』"),
+        ("〝", "〟"),
+        ("＂", "＂"),
+    ] {
         check(&format!("{o}|http://a.example/b|{c}"));
     }
     check("|https://fr.wikipedia.org/wiki/L’Étranger|");
@@ -302,7 +336,8 @@ fn unbalanced_closers_end_balanced_ones_stay() {
     check("｛|http://a.example/b|｝");
     check("［|http://a.example/b|］");
     check("(|http://a.example/b_(c)_d|)");
-    check("|http://a.example/(b[c)|d]");
+    // Brackets nest: `)` does not close the inner `[`.
+    check("|http://a.example/(b[c|)d]");
 }
 
 #[test]
@@ -313,7 +348,10 @@ fn legacy_extended_characters_inside_when_balanced() {
     check("|https://en.wikipedia.org/wiki/Blur_[band]|");
     check("{|http://a.example/b|}");
     check("[|http://a.example/b|]");
-    let hit = Finder::new().find_iter(b"http://a.example/x?q={g}").next().unwrap();
+    let hit = Finder::new()
+        .find_iter(b"http://a.example/x?q={g}")
+        .next()
+        .unwrap();
     assert!(hit.warnings().any(|w| w == iriscan::Warning::Leiri));
 }
 
@@ -398,11 +436,18 @@ fn delimited_by_opener_ends_at_matching_closer() {
 
 #[test]
 fn angle_brackets_wrap_over_lines() {
-    let text = "Note the warning in <http://www.ics.uci.edu/pub/\n   ietf/uri/historical.html#WARNING>.";
+    let text =
+        "Note the warning in <http://www.ics.uci.edu/pub/\n   ietf/uri/historical.html#WARNING>.";
     let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
     assert_eq!(hits.len(), 1);
-    assert_eq!(hits[0].text(), "http://www.ics.uci.edu/pub/\n   ietf/uri/historical.html#WARNING");
-    assert_eq!(hits[0].iri(), "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING");
+    assert_eq!(
+        hits[0].text(),
+        "http://www.ics.uci.edu/pub/\n   ietf/uri/historical.html#WARNING"
+    );
+    assert_eq!(
+        hits[0].iri(),
+        "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING"
+    );
     assert_eq!(&text[hits[0].range()], hits[0].text());
     // RFC 3986 Appendix C: the host itself may be wrapped.
     let text = "pick it up from <ftp://foo.example.\n   com/rfc/>.";
@@ -421,7 +466,10 @@ fn angle_brackets_without_closer_do_not_wrap() {
 fn url_prefix_in_angle_brackets() {
     check("<URL:|http://www.example.com/a|>");
     check("<url:|http://www.example.com/a\n  b|>");
-    assert_eq!(iri_of("<URL:http://a.example/x\n y>"), ["http://a.example/xy"]);
+    assert_eq!(
+        iri_of("<URL:http://a.example/x\n y>"),
+        ["http://a.example/xy"]
+    );
 }
 
 // §1.5 Validation.
@@ -441,7 +489,9 @@ fn invalid_candidates_are_reported_with_reason() {
 #[test]
 fn private_use_only_in_the_query() {
     check("|http://a.example/?q=\u{E000}|");
-    let hits: Vec<_> = Finder::new().find_iter("http://a.example/\u{E000}".as_bytes()).collect();
+    let hits: Vec<_> = Finder::new()
+        .find_iter("http://a.example/\u{E000}".as_bytes())
+        .collect();
     assert_eq!(hits.len(), 1);
     assert!(!hits[0].is_valid());
 }
@@ -464,7 +514,10 @@ fn truncated_candidates_are_reported_not_dropped() {
     assert!(hits[0].is_truncated());
     assert_eq!(hits[0].end() - hits[0].start(), 8 * 1024);
     assert_eq!(hits[1].text(), "http://b.example/");
-    let hits: Vec<_> = Finder::new().max_len(600).find_iter(text.as_bytes()).collect();
+    let hits: Vec<_> = Finder::new()
+        .max_len(600)
+        .find_iter(text.as_bytes())
+        .collect();
     assert_eq!(hits[0].text().len(), 600);
 }
 

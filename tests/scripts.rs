@@ -21,7 +21,7 @@ fn check(marked: &str) {
 
 #[test]
 fn japanese() {
-    check("詳細は|https://ja.wikipedia.org/wiki/東京都|をご覧ください。");
+    check("詳細は|https://ja.wikipedia.org/wiki/東京都| をご覧ください。");
     check("公式サイト（|https://www.example.co.jp/お知らせ/2024|）で発表しました。");
     check("資料は「|http://example.jp/資料.pdf|」です。問い合わせは|info@example.jp|まで。");
     check("検索：|http://example.jp/検索?q=東京|、または|www.example.jp|、など。");
@@ -37,7 +37,7 @@ fn chinese() {
 
 #[test]
 fn korean() {
-    check("자세한 내용은 |https://ko.wikipedia.org/wiki/서울특별시|를 참조하세요.");
+    check("자세한 내용은 |https://ko.wikipedia.org/wiki/서울특별시| 를 참조하세요.");
     check("홈페이지(|http://www.example.kr/소개|)에서 확인할 수 있습니다.");
     check("|www.naver.com|에서 검색하세요.");
 }
@@ -45,7 +45,9 @@ fn korean() {
 #[test]
 fn russian() {
     check("Подробнее: |https://ru.wikipedia.org/wiki/Москва|. Спасибо!");
-    check("Пишите на |почта@пример.рф| или заходите на |http://пример.рф/новости?id=5|, «|http://example.ru/страница|».");
+    check(
+        "Пишите на |почта@пример.рф| или заходите на |http://пример.рф/новости?id=5|, «|http://example.ru/страница|».",
+    );
 }
 
 #[test]
@@ -83,9 +85,21 @@ fn greek() {
 #[test]
 fn german_and_french_typography() {
     check("Siehe „|https://de.wikipedia.org/wiki/Straße|“ – oder |http://example.de/Übersicht|.");
-    check("Voir «\u{A0}|https://fr.wikipedia.org/wiki/Été|\u{A0}» ou |http://exemple.fr/page|\u{A0}!");
+    check(
+        "Voir «\u{A0}|https://fr.wikipedia.org/wiki/Été|\u{A0}» ou |http://exemple.fr/page|\u{A0}!",
+    );
     check("Adresse\u{A0}: |http://exemple.fr/café?x=é|\u{202F}; merci.");
     check("Écrivez à |marie.curie@exemple.fr|\u{A0}: c’est simple.");
+}
+
+/// A path glued to prose cannot be told from a real path (wiki titles
+/// carry particles and kana too), so it stays (PRODUCT.md §1.1); a host
+/// glued to prose ends at the switch of script.
+#[test]
+fn glued_paths_stay_glued_hosts_do_not() {
+    check("詳細は|https://ja.wikipedia.org/wiki/東京都をご覧ください|。");
+    check("자세한 내용은 |https://ko.wikipedia.org/wiki/서울특별시를| 참조하세요.");
+    check("|http://www.example.co.jp|をご覧ください。");
 }
 
 #[test]

@@ -2,4 +2,9 @@
 //! concern. Data-driven suites live in `tests/suites/` (copied from
 //! `../shared/suites`, provenance in each file and in its README).
 
+mod parse_props;
+mod resolve_suite;
+mod rules;
+mod scripts;
 mod support;
+mod validate_suite;

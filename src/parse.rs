@@ -1,0 +1,1092 @@
+//! Validation of IRI references against the ABNF of RFC 3987bis §2.2.
+//!
+//! # Overview
+//!
+//! [`parse`] checks that a string matches one of the grammar's start rules
+//! ([`Rule`]) over one of four character repertoires ([`Syntax`]), and on
+//! success returns its [`Components`]. It works the way oxiri and
+//! iri-string do:
+//!
+//! 1. the cheap split of [`Components::split`] (RFC 3986 Appendix B, then
+//!    the authority into userinfo, host and port), which cannot fail;
+//! 2. one left-to-right pass over each component against the character
+//!    class of its ABNF rule: a `const` table of ASCII bytes, and the
+//!    [`crate::is_ucschar`] family of range checks for the rest. UTF-8 is
+//!    decoded only at non-ASCII lead bytes.
+//!
+//! The split is exactly the grammar's: every delimiter the split stops at
+//! (`:` `/` `?` `#` `@` `[` `]`) is one that no component before it may
+//! contain, so a string matches the grammar if and only if each piece of
+//! the split matches its rule. The pass is linear in the length of the
+//! string and allocates nothing.
+//!
+//! ```
+//! use iriscan::{parse, Rule, Syntax};
+//!
+//! let s = "http://例え.jp/引き出し?q=ü#frag";
+//! let c = parse(s, Rule::Iri, Syntax::Iri).unwrap();
+//! assert_eq!(&s[c.host.unwrap()], "例え.jp");
+//!
+//! let err = parse("http://example.org/a^b", Rule::Iri, Syntax::Iri).unwrap_err();
+//! assert_eq!((err.position(), err.rule()), (20, "ipath-abempty"));
+//! assert_eq!(err.to_string(), "invalid character '^' at byte 20 in ipath-abempty");
+//!
+//! // Running text carries `^`, `{}` and `[]` in real links (PRODUCT.md §1.2).
+//! assert!(parse("http://example.org/a^b", Rule::Iri, Syntax::Text).is_ok());
+//! ```
+//!
+//! # Errors
+//!
+//! A [`ParseError`] names the byte offset of the first character that the
+//! rule of its component does not allow, and that rule (`"ipath-abempty"`,
+//! `"iquery"`, `"port"`, `"IPv6address"`, `"pct-encoded"`, …). For a `%`
+//! that does not start a `pct-encoded`, the offset is that of the `%`.
+//!
+//! One place where the split and the grammar's alternatives meet needs a
+//! choice: a string like `1a:b` is split as scheme `1a`, but `1a` is not a
+//! scheme. As an `IRI` it fails at the `1`. As an `IRI-reference` it is
+//! neither an `IRI` (bad scheme) nor an `irelative-ref` (the first segment
+//! of an `ipath-noscheme` cannot contain `:`); we report the alternative
+//! that got further, as PEG parsers do: here the `:` at byte 2, in
+//! `ipath-noscheme`. (For `a b:c` both fail at the space; we then report the
+//! scheme.)
+//!
+//! # Limitations
+//!
+//! This is syntax only. Scheme-specific rules (an `http` IRI needs a host),
+//! the §5.1 advice against some characters, and DNS rules for host names
+//! are not checked here. Under [`Syntax::Iri`] and [`Syntax::Text`] the
+//! bidirectional formatting characters are rejected although the ABNF
+//! admits them: RFC 3987 §4.1 (moved to the separate Bidi document by
+//! 3987bis, whose §6.1 then "lifts" the restriction for LEIRIs only) says
+//! IRIs MUST NOT contain them.
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::components::Components;
+use crate::ip_literal::{self, IpFault};
+use crate::ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};
+
+/// Which ABNF start rule of RFC 3987bis §2.2 to match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// `IRI`: a scheme is required, a fragment is allowed.
+    Iri,
+    /// `IRI-reference`: an `IRI` or an `irelative-ref`.
+    IriReference,
+    /// `absolute-IRI`: a scheme is required, a fragment is not.
+    AbsoluteIri,
+}
+
+/// Which character repertoire the grammar runs over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// RFC 3986: ASCII only.
+    Uri,
+    /// RFC 3987bis §2.2: `ucschar` where RFC 3986 has `unreserved`,
+    /// `iprivate` only in the query; no bidi formatting characters.
+    Iri,
+    /// Legacy Extended IRIs (§6.1): `ucschar` redefined to include space,
+    /// `<>"{}|\^` and backquote, the C0 controls, and every code point from
+    /// U+007F up except the surrogates and U+FFFE/U+FFFF. Private use is
+    /// allowed everywhere (`iprivate` becomes redundant) and so are the
+    /// bidi formatting characters.
+    Leiri,
+    /// What iriscan accepts in running text (PRODUCT.md §1.2, last
+    /// paragraph): [`Syntax::Iri`] plus `{` `}` `^` `[` `]` in the userinfo,
+    /// path, query and fragment — never in the host or the port — because
+    /// real links carry them (`?sourcedoc={guid}`, `q=repo:^src`,
+    /// `?a[]=1`). Nothing else of LEIRI: no space, no controls, no private
+    /// use outside the query.
+    Text,
+}
+
+/// What kind of host an authority names (RFC 3986 §3.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HostKind {
+    /// An `ireg-name` (usually a DNS name; possibly empty).
+    RegName,
+    /// An `IPv4address` in dotted-decimal form.
+    Ipv4,
+    /// An `IP-literal` holding an `IPv6address`.
+    Ipv6,
+    /// An `IP-literal` holding an `IPvFuture`.
+    IpFuture,
+}
+
+/// Classifies a host as found in the `host` range of [`Components`].
+///
+/// The grammar tries `IP-literal`, then `IPv4address`, then `ireg-name`
+/// ("first-match-wins", §2.2), so `192.0.2.1` is an IPv4 address while
+/// `999.1.1.1` and `1.2.3` are registered names. The host is expected to be
+/// valid; for an invalid one the answer is the form it was written in (a
+/// leading `[` makes it an IP-literal).
+///
+/// ```
+/// use iriscan::{host_kind, HostKind};
+/// assert_eq!(host_kind("example.org"), HostKind::RegName);
+/// assert_eq!(host_kind("192.0.2.1"), HostKind::Ipv4);
+/// assert_eq!(host_kind("999.1.1.1"), HostKind::RegName);
+/// assert_eq!(host_kind("[2001:db8::7]"), HostKind::Ipv6);
+/// assert_eq!(host_kind("[v1.fe:x]"), HostKind::IpFuture);
+/// ```
+pub fn host_kind(host: &str) -> HostKind {
+    let b = host.as_bytes();
+    match b.first() {
+        Some(b'[') if matches!(b.get(1), Some(b'v' | b'V')) => HostKind::IpFuture,
+        Some(b'[') => HostKind::Ipv6,
+        _ if ip_literal::is_ipv4(b) => HostKind::Ipv4,
+        _ => HostKind::RegName,
+    }
+}
+
+/// Why a string does not match the grammar: where, in which rule, and what.
+///
+/// ```
+/// use iriscan::parse_iri;
+/// let e = parse_iri("http://[fe80::1%25eth0]/").unwrap_err();
+/// assert_eq!((e.position(), e.rule()), (15, "IPv6address"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    position: usize,
+    rule: &'static str,
+    kind: ErrorKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ErrorKind {
+    /// A character the rule does not allow at this position.
+    InvalidChar(char),
+    /// The input (or the component) ends where the rule needs more.
+    UnexpectedEnd,
+    /// A `%` not followed by two hex digits.
+    PercentEncoding,
+    /// A bidirectional formatting character (RFC 3987 §4.1).
+    Bidi(char),
+    /// An IRI without `scheme ":"` where the rule requires one.
+    MissingScheme,
+    /// A `:` in the first segment of a relative reference.
+    NoschemeColon,
+    /// An `IP-literal` without its closing `]`.
+    MissingBracket,
+    /// An `h16` with more than four hex digits.
+    H16TooLong,
+    /// An IPv6 address with more than eight 16-bit pieces.
+    TooManyPieces,
+    /// An IPv6 address with fewer than eight pieces and no `::`.
+    TooFewPieces,
+    /// An IPv6 address with two `::`.
+    SecondElision,
+}
+
+impl ParseError {
+    fn new(position: usize, rule: &'static str, kind: ErrorKind) -> ParseError {
+        ParseError {
+            position,
+            rule,
+            kind,
+        }
+    }
+
+    /// The byte offset into the parsed string of the character at fault
+    /// (the string's length if it ended too early).
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// The name of the ABNF rule that failed, as spelled in RFC 3987bis
+    /// §2.2: `"scheme"`, `"iuserinfo"`, `"ireg-name"`, `"IP-literal"`,
+    /// `"IPv6address"`, `"IPvFuture"`, `"port"`, `"ipath-abempty"`,
+    /// `"ipath-absolute"`, `"ipath-rootless"`, `"ipath-noscheme"`,
+    /// `"iquery"`, `"ifragment"`, `"pct-encoded"`, `"absolute-IRI"`.
+    pub fn rule(&self) -> &'static str {
+        self.rule
+    }
+}
+
+/// A character as an error message shows it: itself when printable ASCII,
+/// else its code point, so that controls and look-alikes are visible.
+struct Shown(char);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_ascii_graphic() {
+            write!(f, "'{}'", self.0)
+        } else {
+            write!(f, "U+{:04X}", self.0 as u32)
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (p, r) = (self.position, self.rule);
+        match self.kind {
+            ErrorKind::InvalidChar(c) => {
+                write!(f, "invalid character {} at byte {p} in {r}", Shown(c))
+            }
+            ErrorKind::UnexpectedEnd => write!(f, "unexpected end at byte {p} in {r}"),
+            ErrorKind::PercentEncoding => {
+                write!(f, "'%' at byte {p} is not followed by two hex digits ({r})")
+            }
+            ErrorKind::Bidi(c) => write!(
+                f,
+                "bidi formatting character {} at byte {p} in {r} (not allowed in an IRI)",
+                Shown(c)
+            ),
+            ErrorKind::MissingScheme => write!(
+                f,
+                "missing scheme: expected ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" ) \":\", \
+                 failed at byte {p}"
+            ),
+            ErrorKind::NoschemeColon => write!(
+                f,
+                "':' at byte {p} in {r}: the first segment of a relative reference cannot \
+                 contain ':', and what precedes it is not a scheme"
+            ),
+            ErrorKind::MissingBracket => write!(f, "missing ']' at byte {p} in {r}"),
+            ErrorKind::H16TooLong => {
+                write!(f, "more than 4 hex digits in a piece at byte {p} in {r}")
+            }
+            ErrorKind::TooManyPieces => write!(
+                f,
+                "too many pieces at byte {p} in {r} (8 at most, 7 with \"::\")"
+            ),
+            ErrorKind::TooFewPieces => write!(
+                f,
+                "too few pieces at byte {p} in {r} (8 are needed without \"::\")"
+            ),
+            ErrorKind::SecondElision => write!(f, "second \"::\" at byte {p} in {r}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Validates `s` against `rule` over the repertoire `syntax` and returns
+/// its components.
+///
+/// Linear in `s.len()`, no allocation.
+///
+/// ```
+/// use iriscan::{parse, Rule, Syntax};
+///
+/// assert!(parse("../a/b?c", Rule::IriReference, Syntax::Iri).is_ok());
+/// assert!(parse("../a/b?c", Rule::Iri, Syntax::Iri).is_err());
+/// assert!(parse("http://a/b#c", Rule::AbsoluteIri, Syntax::Iri).is_err());
+/// assert!(parse("http://a/résumé", Rule::Iri, Syntax::Uri).is_err());
+/// assert!(parse("http://a/hello world", Rule::Iri, Syntax::Leiri).is_ok());
+/// ```
+pub fn parse(s: &str, rule: Rule, syntax: Syntax) -> Result<Components, ParseError> {
+    let c = Components::split(s);
+    let v = Validator::new(s, syntax);
+
+    match &c.scheme {
+        Some(r) => {
+            if let Err(e) = v.scheme(r.clone()) {
+                if rule != Rule::IriReference {
+                    return Err(e);
+                }
+                // Neither an IRI nor an irelative-ref; report the
+                // alternative that got further (see the module docs).
+                let rel = match v.noscheme_first_segment(0..r.end) {
+                    Err(rel) => rel,
+                    Ok(()) => ParseError::new(r.end, "ipath-noscheme", ErrorKind::NoschemeColon),
+                };
+                return Err(if rel.position > e.position { rel } else { e });
+            }
+        }
+        None if rule != Rule::IriReference => return Err(v.missing_scheme()),
+        None => {}
+    }
+
+    if c.authority.is_some() {
+        if let Some(u) = &c.userinfo {
+            v.scan(u.clone(), v.userinfo, "iuserinfo")?;
+        }
+        if let Some(h) = &c.host {
+            v.host(h.clone())?;
+        }
+        if let Some(p) = &c.port {
+            v.scan(p.clone(), DIGIT, "port")?;
+        }
+        // The split ends the authority at '/', so the path is empty or
+        // starts with '/'.
+        v.scan(c.path.clone(), v.path, "ipath-abempty")?;
+    } else if v.b[c.path.clone()].starts_with(b"/") {
+        // Cannot start with "//": the split would have made it an authority.
+        v.scan(c.path.clone(), v.path, "ipath-absolute")?;
+    } else if c.scheme.is_some() {
+        v.scan(c.path.clone(), v.path, "ipath-rootless")?;
+    } else {
+        let p = c.path.clone();
+        let first_end = memchr::memchr(b'/', &v.b[p.clone()]).map_or(p.end, |i| p.start + i);
+        v.noscheme_first_segment(p.start..first_end)?;
+        v.scan(first_end..p.end, v.path, "ipath-noscheme")?;
+    }
+
+    if let Some(q) = &c.query {
+        v.scan_query(q.clone())?;
+    }
+    if let Some(f) = &c.fragment {
+        if rule == Rule::AbsoluteIri {
+            return Err(ParseError::new(
+                f.start - 1,
+                "absolute-IRI",
+                ErrorKind::InvalidChar('#'),
+            ));
+        }
+        v.scan(f.clone(), v.query, "ifragment")?;
+    }
+    Ok(c)
+}
+
+/// Validates an `IRI` (scheme required, fragment allowed) of RFC 3987bis
+/// §2.2: [`parse`] with [`Rule::Iri`] and [`Syntax::Iri`].
+///
+/// ```
+/// use iriscan::parse_iri;
+/// let s = "https://ja.wikipedia.org/wiki/東京?x#y";
+/// let c = parse_iri(s).unwrap();
+/// assert_eq!(&s[c.path], "/wiki/東京");
+/// assert_eq!(parse_iri("http://a/%4g").unwrap_err().rule(), "pct-encoded");
+/// ```
+pub fn parse_iri(s: &str) -> Result<Components, ParseError> {
+    parse(s, Rule::Iri, Syntax::Iri)
+}
+
+/// Validates an `IRI-reference` (an IRI or a relative reference) of RFC
+/// 3987bis §2.2: [`parse`] with [`Rule::IriReference`] and [`Syntax::Iri`].
+///
+/// ```
+/// use iriscan::parse_iri_reference;
+/// let c = parse_iri_reference("//例え.jp/a?b").unwrap();
+/// assert!(c.scheme.is_none() && c.authority.is_some());
+/// let e = parse_iri_reference("1a:b").unwrap_err();
+/// assert_eq!((e.position(), e.rule()), (2, "ipath-noscheme"));
+/// ```
+pub fn parse_iri_reference(s: &str) -> Result<Components, ParseError> {
+    parse(s, Rule::IriReference, Syntax::Iri)
+}
+
+// ---------------------------------------------------------------------------
+// ASCII character classes, one bit each; a component's class is a union.
+
+/// `ALPHA` (RFC 5234 core rule).
+const ALPHA: u16 = 1 << 0;
+/// `DIGIT`: the whole of `port` (RFC 3986 §3.2.3).
+const DIGIT: u16 = 1 << 1;
+/// `"+" / "-" / "."`, which a scheme allows after its first letter.
+const SCHEME_PUNCT: u16 = 1 << 2;
+/// `"-" / "." / "_" / "~"`, the punctuation of `unreserved`.
+const UNRESERVED_PUNCT: u16 = 1 << 3;
+/// `sub-delims` = `"!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="`.
+const SUB_DELIM: u16 = 1 << 4;
+/// `":"`, in `iuserinfo`, `ipchar` but not `isegment-nz-nc`.
+const COLON: u16 = 1 << 5;
+/// `"@"`, in `ipchar`.
+const AT: u16 = 1 << 6;
+/// `"/"`, the `path-sep`, and in `iquery` / `ifragment`.
+const SLASH: u16 = 1 << 7;
+/// `"?"`, in `iquery` / `ifragment`.
+const QMARK: u16 = 1 << 8;
+/// `{ } ^ [ ]`: what [`Syntax::Text`] adds outside the host (PRODUCT.md §1.2).
+const TEXT_EXTRA: u16 = 1 << 9;
+/// The ASCII part of the LEIRI `ucschar` (§6.1): space, `< > " { } | \ ^ `` ` ``,
+/// `%x0-1F` and (from `%x7F-D7FF`) DEL.
+const LEIRI_EXTRA: u16 = 1 << 10;
+
+const UNRESERVED: u16 = ALPHA | DIGIT | UNRESERVED_PUNCT;
+/// `isegment-nz-nc` without `pct-form` and non-ASCII.
+const SEGMENT_NC: u16 = UNRESERVED | SUB_DELIM | AT;
+/// `ipchar` plus `path-sep`: a whole path after its first segment.
+const PATH: u16 = SEGMENT_NC | COLON | SLASH;
+
+const fn class_table() -> [u16; 128] {
+    let mut t = [0u16; 128];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        let mut m = 0;
+        if b.is_ascii_alphabetic() {
+            m |= ALPHA;
+        }
+        if b.is_ascii_digit() {
+            m |= DIGIT;
+        }
+        m |= match b {
+            b'+' => SCHEME_PUNCT | SUB_DELIM,
+            b'-' | b'.' => SCHEME_PUNCT | UNRESERVED_PUNCT,
+            b'_' | b'~' => UNRESERVED_PUNCT,
+            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b',' | b';' | b'=' => SUB_DELIM,
+            b':' => COLON,
+            b'@' => AT,
+            b'/' => SLASH,
+            b'?' => QMARK,
+            b'[' | b']' => TEXT_EXTRA,
+            b'{' | b'}' | b'^' => TEXT_EXTRA | LEIRI_EXTRA,
+            b' ' | b'<' | b'>' | b'"' | b'|' | b'\\' | b'`' | 0x00..=0x1F | 0x7F => LEIRI_EXTRA,
+            _ => 0,
+        };
+        t[i] = m;
+        i += 1;
+    }
+    t
+}
+
+/// The class bits of each ASCII byte.
+static ASCII: [u16; 128] = class_table();
+
+/// Which non-ASCII characters a component allows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NonAscii {
+    /// None (scheme, port, IP literals; everything in [`Syntax::Uri`]).
+    No,
+    /// `ucschar`, without the bidi formatting characters.
+    Ucs,
+    /// `ucschar / iprivate` (the query), without the bidi formatting characters.
+    UcsPrivate,
+    /// The LEIRI `ucschar`.
+    Leiri,
+}
+
+/// The bidirectional formatting characters: RFC 3987 §4.1 lists LRM, RLM,
+/// LRE, RLE, LRO, RLO and PDF; PRODUCT.md §1.2 adds ALM (U+061C) and the
+/// isolates (U+2066–2069) that Unicode 6.3 added since.
+fn is_bidi_formatting(c: char) -> bool {
+    matches!(c as u32, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
+}
+
+/// The per-syntax classes of the components, and the string they check.
+struct Validator<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    /// `iuserinfo`.
+    userinfo: u16,
+    /// `ireg-name`.
+    reg_name: u16,
+    /// The first segment of an `ipath-noscheme`.
+    segment_nc: u16,
+    /// The rest of any path.
+    path: u16,
+    /// `iquery` and `ifragment`.
+    query: u16,
+    /// Non-ASCII in `iunreserved`.
+    ucs: NonAscii,
+    /// Non-ASCII in `iquery`.
+    ucs_query: NonAscii,
+}
+
+impl<'a> Validator<'a> {
+    fn new(s: &'a str, syntax: Syntax) -> Validator<'a> {
+        // `extra` goes wherever `iunreserved` is, except that Text keeps
+        // the host strict; LEIRI widens `ucschar`, so it reaches the host.
+        let (extra, host_extra, ucs, ucs_query) = match syntax {
+            Syntax::Uri => (0, 0, NonAscii::No, NonAscii::No),
+            Syntax::Iri => (0, 0, NonAscii::Ucs, NonAscii::UcsPrivate),
+            Syntax::Text => (TEXT_EXTRA, 0, NonAscii::Ucs, NonAscii::UcsPrivate),
+            Syntax::Leiri => (LEIRI_EXTRA, LEIRI_EXTRA, NonAscii::Leiri, NonAscii::Leiri),
+        };
+        Validator {
+            s,
+            b: s.as_bytes(),
+            userinfo: UNRESERVED | SUB_DELIM | COLON | extra,
+            reg_name: UNRESERVED | SUB_DELIM | host_extra,
+            segment_nc: SEGMENT_NC | extra,
+            path: PATH | extra,
+            query: PATH | QMARK | extra,
+            ucs,
+            ucs_query,
+        }
+    }
+
+    /// The error for the character at `pos`, or for the end of the input.
+    fn fail_at(&self, pos: usize, rule: &'static str) -> ParseError {
+        match self.s.get(pos..).and_then(|t| t.chars().next()) {
+            Some(c) => ParseError::new(pos, rule, ErrorKind::InvalidChar(c)),
+            None => ParseError::new(pos, rule, ErrorKind::UnexpectedEnd),
+        }
+    }
+
+    /// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    fn scheme(&self, r: Range<usize>) -> Result<(), ParseError> {
+        if !self.b[r.start].is_ascii_alphabetic() {
+            return Err(self.fail_at(r.start, "scheme"));
+        }
+        self.scan(r.start + 1..r.end, ALPHA | DIGIT | SCHEME_PUNCT, "scheme")
+    }
+
+    /// The error for a string without a scheme where one is required: at
+    /// the first byte that cannot continue `scheme ":"`.
+    fn missing_scheme(&self) -> ParseError {
+        let mut i = 0;
+        if self.b.first().is_some_and(u8::is_ascii_alphabetic) {
+            i = 1;
+            while i < self.b.len()
+                && self.b[i] < 0x80
+                && ASCII[usize::from(self.b[i])] & (ALPHA | DIGIT | SCHEME_PUNCT) != 0
+            {
+                i += 1;
+            }
+        }
+        ParseError::new(i, "scheme", ErrorKind::MissingScheme)
+    }
+
+    /// `isegment-nz-nc`, the first segment of an `ipath-noscheme`, where a
+    /// `:` would make the reference look like (and be read as) a scheme.
+    fn noscheme_first_segment(&self, r: Range<usize>) -> Result<(), ParseError> {
+        self.scan(r, self.segment_nc, "ipath-noscheme")
+            .map_err(|e| match e.kind {
+                ErrorKind::InvalidChar(':') => {
+                    ParseError::new(e.position, e.rule, ErrorKind::NoschemeColon)
+                }
+                _ => e,
+            })
+    }
+
+    /// `ihost = IP-literal / IPv4address / ireg-name`. An IPv4address is
+    /// also an ireg-name, so only the IP-literal needs its own check.
+    fn host(&self, h: Range<usize>) -> Result<(), ParseError> {
+        if self.b.get(h.start) == Some(&b'[') && h.start < h.end {
+            self.ip_literal(h)
+        } else {
+            self.scan(h, self.reg_name, "ireg-name")
+        }
+    }
+
+    /// `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`.
+    fn ip_literal(&self, h: Range<usize>) -> Result<(), ParseError> {
+        let lit = &self.b[h.clone()];
+        let close = memchr::memchr(b']', lit);
+        let inner = &lit[1..close.unwrap_or(lit.len())];
+        let base = h.start + 1;
+        if matches!(inner.first(), Some(b'v' | b'V')) {
+            ip_literal::ipv_future(inner).map_err(|i| self.fail_at(base + i, "IPvFuture"))?;
+        } else {
+            ip_literal::ipv6_address(inner).map_err(|f| {
+                let r = "IPv6address";
+                match f {
+                    IpFault::Unexpected(i) => self.fail_at(base + i, r),
+                    IpFault::H16TooLong(i) => ParseError::new(base + i, r, ErrorKind::H16TooLong),
+                    IpFault::TooManyPieces(i) => {
+                        ParseError::new(base + i, r, ErrorKind::TooManyPieces)
+                    }
+                    IpFault::TooFewPieces(i) => {
+                        ParseError::new(base + i, r, ErrorKind::TooFewPieces)
+                    }
+                    IpFault::SecondElision(i) => {
+                        ParseError::new(base + i, r, ErrorKind::SecondElision)
+                    }
+                }
+            })?;
+        }
+        match close {
+            None => Err(ParseError::new(
+                h.end,
+                "IP-literal",
+                ErrorKind::MissingBracket,
+            )),
+            Some(i) if h.start + i + 1 != h.end => Err(self.fail_at(h.start + i + 1, "IP-literal")),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// `iquery = *( ipchar / iprivate / "/" / "?" )`.
+    fn scan_query(&self, r: Range<usize>) -> Result<(), ParseError> {
+        self.scan_with(r, self.query, self.ucs_query, "iquery")
+    }
+
+    /// Checks every character of `r` against the ASCII class `mask`, the
+    /// component's non-ASCII class, and `pct-encoded`.
+    fn scan(&self, r: Range<usize>, mask: u16, rule: &'static str) -> Result<(), ParseError> {
+        // Scheme, port and IP literals are ASCII rules; everything else
+        // that calls this is built on `iunreserved`.
+        let non_ascii = if iunreserved_based(mask) {
+            self.ucs
+        } else {
+            NonAscii::No
+        };
+        self.scan_with(r, mask, non_ascii, rule)
+    }
+
+    fn scan_with(
+        &self,
+        r: Range<usize>,
+        mask: u16,
+        non_ascii: NonAscii,
+        rule: &'static str,
+    ) -> Result<(), ParseError> {
+        let b = self.b;
+        let mut i = r.start;
+        while i < r.end {
+            let x = b[i];
+            if x < 0x80 {
+                if ASCII[usize::from(x)] & mask != 0 {
+                    i += 1;
+                    continue;
+                }
+                // pct-encoded = "%" HEXDIG HEXDIG, allowed wherever
+                // iunreserved is (never in scheme, port or IP literals).
+                if x == b'%' && iunreserved_based(mask) {
+                    if i + 2 < r.end && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit()
+                    {
+                        i += 3;
+                        continue;
+                    }
+                    return Err(ParseError::new(
+                        i,
+                        "pct-encoded",
+                        ErrorKind::PercentEncoding,
+                    ));
+                }
+                return Err(self.fail_at(i, rule));
+            }
+            // A non-ASCII lead byte: `i` is a char boundary because we only
+            // ever step over whole characters.
+            let Some(c) = self.s[i..].chars().next() else {
+                break;
+            };
+            let ok = match non_ascii {
+                NonAscii::No => false,
+                NonAscii::Ucs => is_ucschar(c),
+                NonAscii::UcsPrivate => is_ucschar(c) || is_iprivate(c),
+                NonAscii::Leiri => is_leiri_ucschar(c),
+            };
+            if !ok {
+                return Err(self.fail_at(i, rule));
+            }
+            if non_ascii != NonAscii::Leiri && is_bidi_formatting(c) {
+                return Err(ParseError::new(i, rule, ErrorKind::Bidi(c)));
+            }
+            i += c.len_utf8();
+        }
+        Ok(())
+    }
+}
+
+/// Whether a class is one of the `iunreserved`-based ones, which admit
+/// `pct-form` and non-ASCII, as opposed to those of scheme and port.
+fn iunreserved_based(mask: u16) -> bool {
+    mask & (SUB_DELIM | UNRESERVED_PUNCT) != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(s: &str, rule: Rule, syntax: Syntax) -> bool {
+        parse(s, rule, syntax).is_ok()
+    }
+
+    fn iri(s: &str) -> bool {
+        ok(s, Rule::Iri, Syntax::Iri)
+    }
+
+    fn iref(s: &str) -> bool {
+        ok(s, Rule::IriReference, Syntax::Iri)
+    }
+
+    /// (position, rule) of the error of `s` as an IRI-reference in `syntax`.
+    fn err(s: &str, rule: Rule, syntax: Syntax) -> (usize, &'static str) {
+        let e = parse(s, rule, syntax).unwrap_err();
+        (e.position(), e.rule())
+    }
+
+    #[test]
+    fn ascii_table_matches_the_abnf_sets() {
+        let unreserved = "-._~";
+        let sub_delims = "!$&'()*+,;=";
+        for b in 0u8..128 {
+            let c = b as char;
+            let m = ASCII[usize::from(b)];
+            assert_eq!(
+                m & UNRESERVED != 0,
+                c.is_ascii_alphanumeric() || unreserved.contains(c),
+                "{c:?}"
+            );
+            assert_eq!(m & SUB_DELIM != 0, sub_delims.contains(c), "{c:?}");
+            assert_eq!(
+                m & LEIRI_EXTRA != 0,
+                b < 0x20 || b == 0x7F || " <>\"{}|\\^`".contains(c),
+                "{c:?}"
+            );
+            assert_eq!(m & TEXT_EXTRA != 0, "{}^[]".contains(c), "{c:?}");
+            // '%', '#' and nothing else printable is in no class at all.
+            if c == '%' || c == '#' {
+                assert_eq!(m, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn start_rules() {
+        assert!(iri("a:"));
+        assert!(iri("a:b#c"));
+        assert!(!iri("//a/b"));
+        assert!(iref("//a/b") && iref("") && iref("#f") && iref("?q") && iref("."));
+        assert!(ok("a:b?c", Rule::AbsoluteIri, Syntax::Iri));
+        assert_eq!(
+            err("a:b?c#d", Rule::AbsoluteIri, Syntax::Iri),
+            (5, "absolute-IRI")
+        );
+        assert_eq!(
+            err("a:b#", Rule::AbsoluteIri, Syntax::Iri),
+            (3, "absolute-IRI")
+        );
+    }
+
+    #[test]
+    fn scheme_rule() {
+        assert!(iri("a+-.1:x") && iri("HTTP://x") && iri("z9:"));
+        assert_eq!(err("1a:b", Rule::Iri, Syntax::Iri), (0, "scheme"));
+        assert_eq!(err("a_b:c", Rule::Iri, Syntax::Iri), (1, "scheme"));
+        assert_eq!(err("é:b", Rule::Iri, Syntax::Iri), (0, "scheme"));
+        assert_eq!(err("aé:b", Rule::Iri, Syntax::Iri), (1, "scheme"));
+        // No scheme at all: where `scheme ":"` stopped matching.
+        assert_eq!(err("abc", Rule::Iri, Syntax::Iri), (3, "scheme"));
+        assert_eq!(err("abc/d:e", Rule::Iri, Syntax::Iri), (3, "scheme"));
+        assert_eq!(err("//a", Rule::Iri, Syntax::Iri), (0, "scheme"));
+        assert_eq!(err(":a", Rule::Iri, Syntax::Iri), (0, "scheme"));
+        assert_eq!(err("", Rule::AbsoluteIri, Syntax::Iri), (0, "scheme"));
+    }
+
+    #[test]
+    fn bad_scheme_in_a_reference_reports_the_alternative_that_got_further() {
+        // irelative-ref fails at the ':' (byte 2), IRI at the '1' (byte 0).
+        let e = parse_iri_reference("1a:b").unwrap_err();
+        assert_eq!((e.position(), e.rule()), (2, "ipath-noscheme"));
+        assert!(e.to_string().contains("first segment"), "{e}");
+        assert_eq!(
+            err("a_b:c", Rule::IriReference, Syntax::Iri),
+            (3, "ipath-noscheme")
+        );
+        // Both fail at the space: the scheme is the likelier intent.
+        assert_eq!(err("a b:c", Rule::IriReference, Syntax::Iri), (1, "scheme"));
+        // The relative reading fails first at a bad '%'.
+        assert_eq!(
+            err("1%g:c", Rule::IriReference, Syntax::Iri),
+            (1, "pct-encoded")
+        );
+        // ':' first in the path: no scheme candidate at all.
+        assert_eq!(
+            err(":a", Rule::IriReference, Syntax::Iri),
+            (0, "ipath-noscheme")
+        );
+        // "a:b" is an IRI with scheme "a".
+        let c = parse_iri_reference("a:b").unwrap();
+        assert_eq!(c.scheme, Some(0..1));
+        // A colon after the first segment is fine.
+        assert!(iref("./a:b") && iref("a/b:c") && iref("?a:b") && iref("#a:b"));
+    }
+
+    #[test]
+    fn authority_parts() {
+        assert!(iri("s://u:p:w;=@h:1/") && iri("s://@h") && iri("s://") && iri("s://h:"));
+        assert!(iri("s://%41@%42:99999999999999999999/"));
+        assert_eq!(err("s://a@b@c/", Rule::Iri, Syntax::Iri), (5, "iuserinfo"));
+        assert_eq!(err("s://a[b]@c/", Rule::Iri, Syntax::Iri), (5, "iuserinfo"));
+        assert_eq!(err("s://h:8a/", Rule::Iri, Syntax::Iri), (7, "port"));
+        assert_eq!(err("s://h:-1/", Rule::Iri, Syntax::Iri), (6, "port"));
+        assert_eq!(err("s://h:١/", Rule::Iri, Syntax::Iri), (6, "port"));
+        assert_eq!(err("s://a:b:1/", Rule::Iri, Syntax::Iri), (5, "ireg-name"));
+        assert_eq!(err("s://a b/", Rule::Iri, Syntax::Iri), (5, "ireg-name"));
+        assert_eq!(err("s://a[b]/", Rule::Iri, Syntax::Iri), (5, "ireg-name"));
+        assert_eq!(err("s://a]/", Rule::Iri, Syntax::Iri), (5, "ireg-name"));
+    }
+
+    #[test]
+    fn hosts_follow_the_abnf_not_dns() {
+        // A reg-name that looks like a bad IPv4 is still a reg-name.
+        for h in [
+            "999.1.1.1",
+            "1.2.3",
+            "01.2.3.4",
+            "1.2.3.4.5",
+            "例え.テスト",
+            "a..b",
+            "",
+        ] {
+            assert!(iri(&format!("http://{h}/")), "{h}");
+        }
+        assert_eq!(host_kind("1.2.3.4"), HostKind::Ipv4);
+        assert_eq!(host_kind("01.2.3.4"), HostKind::RegName);
+        assert_eq!(host_kind("255.255.255.255"), HostKind::Ipv4);
+        assert_eq!(host_kind("256.255.255.255"), HostKind::RegName);
+        assert_eq!(host_kind(""), HostKind::RegName);
+        assert_eq!(host_kind("[::1]"), HostKind::Ipv6);
+        assert_eq!(host_kind("[V9.a]"), HostKind::IpFuture);
+    }
+
+    #[test]
+    fn ip_literals_in_context() {
+        for good in [
+            "http://[::1]/",
+            "http://[::1]:80/",
+            "http://[2001:db8::7]",
+            "http://[::ffff:1.2.3.4]:8080",
+            "http://u@[1:2:3:4:5:6:7:8]",
+            "http://[v1.fe:x!]/",
+            "http://[V1A.a]",
+        ] {
+            assert!(iri(good), "{good}");
+        }
+        for (bad, at, rule) in [
+            ("http://[fe80::1%25eth0]/", 15, "IPv6address"),
+            ("http://[::1/", 11, "IP-literal"),
+            ("http://[::1", 11, "IP-literal"),
+            ("http://[::1]x/", 12, "IP-literal"),
+            ("http://[::1]]/", 12, "IP-literal"),
+            ("http://[]/", 8, "IPv6address"),
+            ("http://[1::2::3]/", 12, "IPv6address"),
+            ("http://[1:2:3:4:5:6:7]/", 21, "IPv6address"),
+            ("http://[1:2:3:4:5:6:7:8:9]/", 24, "IPv6address"),
+            ("http://[12345::]/", 12, "IPv6address"),
+            ("http://[::1.2.3.256]/", 18, "IPv6address"),
+            ("http://[1.2.3.4]/", 15, "IPv6address"),
+            ("http://[xyz]/", 8, "IPv6address"),
+            ("http://[v1.é]/", 11, "IPvFuture"),
+            ("http://[v.1]/", 9, "IPvFuture"),
+            ("http://[vz.1]/", 9, "IPvFuture"),
+        ] {
+            assert_eq!(err(bad, Rule::Iri, Syntax::Iri), (at, rule), "{bad}");
+        }
+        let e = parse_iri("http://[1::2::3]/").unwrap_err();
+        assert_eq!(e.to_string(), "second \"::\" at byte 12 in IPv6address");
+        let e = parse_iri("http://[::1/").unwrap_err();
+        assert_eq!(e.to_string(), "missing ']' at byte 11 in IP-literal");
+    }
+
+    #[test]
+    fn pct_encoded_needs_two_hex_digits_and_points_at_the_percent() {
+        assert!(iri("s://%aF%00@%7e/%2F?%C3%A9#%ff"));
+        for (bad, at) in [
+            ("s:%", 2),
+            ("s:%4", 2),
+            ("s:%4g", 2),
+            ("s:/a%%41", 4),
+            ("s://h/%4?x", 6),
+            ("s://h/a?%", 8),
+            ("s://h/a#b%é0", 9),
+            ("s://%zz@h", 4),
+            ("s://h%2/", 5),
+        ] {
+            assert_eq!(
+                err(bad, Rule::Iri, Syntax::Iri),
+                (at, "pct-encoded"),
+                "{bad}"
+            );
+        }
+        // Not in scheme or port, where '%' is just a bad character.
+        assert_eq!(err("s://h:%38/", Rule::Iri, Syntax::Iri), (6, "port"));
+        assert_eq!(err("s%41:x", Rule::Iri, Syntax::Iri), (1, "scheme"));
+        // Nor in IP literals.
+        assert_eq!(
+            err("s://[v1.%41]", Rule::Iri, Syntax::Iri),
+            (8, "IPvFuture")
+        );
+        // Every syntax has the same rule.
+        for syntax in [Syntax::Uri, Syntax::Text, Syntax::Leiri] {
+            assert_eq!(err("s:/%x", Rule::Iri, syntax), (3, "pct-encoded"));
+        }
+    }
+
+    #[test]
+    fn path_rules_by_position() {
+        assert_eq!(
+            err("s://h/a b", Rule::Iri, Syntax::Iri),
+            (7, "ipath-abempty")
+        );
+        assert_eq!(err("s:/a b", Rule::Iri, Syntax::Iri), (4, "ipath-absolute"));
+        assert_eq!(err("s:a b", Rule::Iri, Syntax::Iri), (3, "ipath-rootless"));
+        assert_eq!(
+            err("a/b c", Rule::IriReference, Syntax::Iri),
+            (3, "ipath-noscheme")
+        );
+        assert_eq!(
+            err("/a b", Rule::IriReference, Syntax::Iri),
+            (2, "ipath-absolute")
+        );
+        assert_eq!(err("s:a?b c", Rule::Iri, Syntax::Iri), (5, "iquery"));
+        assert_eq!(err("s:a#b#c", Rule::Iri, Syntax::Iri), (5, "ifragment"));
+        assert!(iri("s:a/b:c@d/;=/?/?:@#/?:@") && iri("s:/") && iri("s:/a//b"));
+    }
+
+    #[test]
+    fn iprivate_only_in_the_query() {
+        for c in [
+            '\u{E000}',
+            '\u{F8FF}',
+            '\u{F0000}',
+            '\u{10FFFD}',
+            '\u{E0001}',
+        ] {
+            assert!(iri(&format!("s://h/p?{c}")), "U+{:04X}", c as u32);
+            assert!(!iri(&format!("s://h/{c}")), "U+{:04X}", c as u32);
+            assert!(!iri(&format!("s://{c}/")), "U+{:04X}", c as u32);
+            assert!(!iri(&format!("s://{c}@h/")), "U+{:04X}", c as u32);
+            assert!(!iri(&format!("s://h/#{c}")), "U+{:04X}", c as u32);
+            assert!(ok(&format!("s://h/{c}#{c}"), Rule::Iri, Syntax::Leiri));
+            assert!(!ok(&format!("s://h/?{c}"), Rule::Iri, Syntax::Uri));
+        }
+        let e = parse_iri("s://h/\u{E000}").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid character U+E000 at byte 6 in ipath-abempty"
+        );
+        // Non-characters and specials are in neither class.
+        for c in [
+            '\u{FDD0}',
+            '\u{FFFE}',
+            '\u{FFF0}',
+            '\u{1FFFF}',
+            '\u{10FFFF}',
+        ] {
+            assert!(!iri(&format!("s://h/?{c}")), "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn uri_syntax_is_ascii_only() {
+        assert!(ok("http://a/%C3%A9", Rule::Iri, Syntax::Uri));
+        assert_eq!(
+            err("http://a/é", Rule::Iri, Syntax::Uri),
+            (9, "ipath-abempty")
+        );
+        assert_eq!(err("http://é/", Rule::Iri, Syntax::Uri), (7, "ireg-name"));
+        assert_eq!(err("?é", Rule::IriReference, Syntax::Uri), (1, "iquery"));
+    }
+
+    #[test]
+    fn bidi_formatting_characters_only_in_leiri() {
+        for c in [
+            '\u{200E}', '\u{200F}', '\u{202A}', '\u{202E}', '\u{061C}', '\u{2066}',
+        ] {
+            let s = format!("http://a/b{c}c");
+            let e = parse(&s, Rule::Iri, Syntax::Iri).unwrap_err();
+            assert_eq!((e.position(), e.rule()), (10, "ipath-abempty"));
+            assert!(
+                e.to_string().starts_with("bidi formatting character U+"),
+                "{e}"
+            );
+            assert!(!ok(&s, Rule::Iri, Syntax::Text));
+            assert!(ok(&s, Rule::Iri, Syntax::Leiri));
+        }
+        // Joiners are not bidi formatting characters.
+        assert!(iri("http://a/b\u{200C}\u{200D}c"));
+    }
+
+    #[test]
+    fn leiri_admits_space_delimiters_controls_and_private_use() {
+        for s in [
+            "http://a/b c",
+            "http://a/<b>\"{|}\\^`",
+            "http://a/\u{0}\u{1F}\u{7F}\u{85}",
+            "http://www yahoo.com/",
+            "http://u s@h/",
+            "http://h/?\u{FFFD}#\u{E000}",
+            "a b",
+        ] {
+            assert!(ok(s, Rule::IriReference, Syntax::Leiri), "{s:?}");
+            assert!(!ok(s, Rule::IriReference, Syntax::Iri), "{s:?}");
+        }
+        // Still no '[' outside the host, no '#' twice, no bad '%', and the
+        // LEIRI characters are not in scheme, port or IP literals.
+        for s in [
+            "http://a/[",
+            "http://a/#b#",
+            "http://a/%",
+            "ht tp://a",
+            "http://a:8 0/",
+            "http://[::1 ]/",
+            "http://h/\u{FFFF}",
+        ] {
+            assert!(!ok(s, Rule::IriReference, Syntax::Leiri), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn text_accepts_braces_caret_brackets_outside_the_host() {
+        for s in [
+            "http://example.org/?sourcedoc={guid}",
+            "https://github.com/search?q=repo:^src",
+            "http://example.org/foo.php?a[]=1",
+            "https://en.wikipedia.org/wiki/Blur_[band]",
+            "http://example.org/#{x}[y]^",
+            "http://{u}[v]^@example.org/",
+            "a[1]/{b}",
+            "http://[::1]/[x]",
+        ] {
+            assert!(ok(s, Rule::IriReference, Syntax::Text), "{s}");
+            assert!(!ok(s, Rule::IriReference, Syntax::Iri), "{s}");
+        }
+        for (s, at, rule) in [
+            ("http://ex[a]mple.org/", 9, "ireg-name"),
+            ("http://ex{a}.org/", 9, "ireg-name"),
+            ("http://a^b/", 8, "ireg-name"),
+            ("http://a:8{0}/", 10, "port"),
+            ("http://[::1]x/", 12, "IP-literal"),
+            ("http://a/b c", 10, "ipath-abempty"),
+            ("http://a/b|c", 10, "ipath-abempty"),
+            ("http://a/b\u{1}", 10, "ipath-abempty"),
+            ("http://a/\u{E000}", 9, "ipath-abempty"),
+            // The relative reading gets further here: '{' is fine in a
+            // Text path segment, the ':' is not.
+            ("h{t}tp://a/", 6, "ipath-noscheme"),
+        ] {
+            assert_eq!(err(s, Rule::IriReference, Syntax::Text), (at, rule), "{s}");
+        }
+    }
+
+    #[test]
+    fn display_names_the_character_and_the_rule() {
+        let e = parse_iri("http://example.org/a^b").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid character '^' at byte 20 in ipath-abempty"
+        );
+        let e = parse_iri("http://a/\u{A0}\u{A0}x y").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid character U+0020 at byte 14 in ipath-abempty"
+        );
+        let e = parse_iri("http://a/\t").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid character U+0009 at byte 9 in ipath-abempty"
+        );
+        let e = parse_iri("http://a/%g1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'%' at byte 9 is not followed by two hex digits (pct-encoded)"
+        );
+        let e = parse_iri("mailto").unwrap_err();
+        assert!(e.to_string().starts_with("missing scheme"), "{e}");
+        let e: Box<dyn std::error::Error> = Box::new(e);
+        assert!(e.source().is_none());
+    }
+
+    #[test]
+    fn components_are_the_split() {
+        let s = "s://u@h:1/p?q#f";
+        assert_eq!(parse_iri(s).unwrap(), Components::split(s));
+    }
+
+    #[test]
+    fn linear_time_on_long_inputs() {
+        // One megabyte in each component; would take minutes if any check
+        // rescanned its input per character.
+        let n = 1 << 20;
+        let long = "a".repeat(n);
+        let pct = "%41".repeat(n / 3);
+        let s = format!(
+            "s://{long}@{long}:{}/{long}/{pct}?{long}#{long}",
+            "1".repeat(n)
+        );
+        assert!(iri(&s));
+        let s = format!("{long}{long}");
+        assert!(iref(&s));
+        assert_eq!(err(&s, Rule::Iri, Syntax::Iri), (2 * n, "scheme"));
+    }
+}
