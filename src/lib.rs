@@ -9,9 +9,13 @@
 #![deny(missing_docs)]
 
 mod components;
+mod host_mapping;
 mod schemes;
+mod to_uri;
 mod ucs;
 
 pub use components::Components;
+pub use host_mapping::{HostMapping, IdnaFailure};
 pub use schemes::is_registered_scheme;
+pub use to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
 pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};

@@ -3,3 +3,4 @@
 //! `../shared/suites`, provenance in each file and in its README).
 
 mod support;
+mod to_uri_suite;
