@@ -227,6 +227,23 @@ fn diagnose(decoded: &str) -> IdnaFailure {
     }
 }
 
+/// ToUnicode of one `xn--` label (§4 last step), or `None` when UTS #46
+/// reports an error or the result is ASCII. The caller verifies that the
+/// Unicode form maps back to the same host before using it.
+pub(crate) fn punycode_label_to_unicode(label: &str) -> Option<String> {
+    let (unicode, result) =
+        Uts46::new().to_unicode(label.as_bytes(), REG_NAME_DENY, Hyphens::Allow);
+    match result {
+        Ok(()) if !unicode.is_ascii() && !unicode.contains('.') => Some(unicode.into_owned()),
+        _ => None,
+    }
+}
+
+/// Whether a host label is ACE (Punycode) form: `xn--`, any case.
+pub(crate) fn is_ace_label(label: &str) -> bool {
+    label.len() > 4 && label.as_bytes()[..4].eq_ignore_ascii_case(b"xn--")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,5 +331,16 @@ mod tests {
             "_dmarc.xn--r8jz45g.jp"
         );
         assert_eq!(idna_host("r3---sn.é.com").unwrap(), "r3---sn.xn--9ca.com");
+    }
+
+    #[test]
+    fn punycode_labels() {
+        assert_eq!(
+            punycode_label_to_unicode("xn--99zt52a").as_deref(),
+            Some("納豆")
+        );
+        assert_eq!(punycode_label_to_unicode("xn--a"), None);
+        assert_eq!(punycode_label_to_unicode("example"), None);
+        assert!(is_ace_label("XN--99zt52a") && !is_ace_label("xn--") && !is_ace_label("x"));
     }
 }

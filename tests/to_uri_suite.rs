@@ -14,7 +14,8 @@
 //! what we do instead — the host is percent-encoded (§3.4.1) and the
 //! result carries a [`MapWarning::Idna`].
 
-use iriscan::{HostMapping, IdnaFailure, MapWarning, UriOptions, to_uri};
+use iriscan::IriOptions;
+use iriscan::{HostMapping, IdnaFailure, MapWarning, UriOptions, to_iri, to_uri};
 
 use crate::support::cases;
 
@@ -73,7 +74,7 @@ fn options_for(host_mapping: &str) -> Vec<UriOptions> {
 #[test]
 fn to_uri_suite() {
     let cases = cases("iri.to_uri.json");
-    let (mut agree, mut differ, mut warned, mut runs) = (0, 0, 0, 0);
+    let (mut agree, mut differ, mut warned, mut runs, mut roundtrips) = (0, 0, 0, 0, 0);
     let mut failures = Vec::new();
     let mut seen_known = std::collections::HashSet::new();
     for case in &cases {
@@ -140,6 +141,14 @@ fn to_uri_suite() {
                     }
                 }
             }
+            // Django's complementarity: uri_to_iri(iri_to_uri(iri)) == iri.
+            if case["roundtrip"].as_bool() == Some(true) && k.is_none() {
+                roundtrips += 1;
+                let back = to_iri(&m.uri, &IriOptions::new());
+                if back != input {
+                    failures.push(format!("round trip {input:?} -> {:?} -> {back:?}", m.uri));
+                }
+            }
         }
     }
     for k in KNOWN_DIFFERENCES {
@@ -151,7 +160,7 @@ fn to_uri_suite() {
     }
     println!(
         "iri.to_uri.json: {} cases, {runs} runs: {agree} agree, {warned} expected errors \
-         answered with a warning, {differ} known differences ({} listed)",
+         answered with a warning, {differ} known differences ({} listed); {roundtrips} round trips",
         cases.len(),
         KNOWN_DIFFERENCES.len()
     );
