@@ -256,9 +256,8 @@ impl fmt::Display for MapWarning {
 /// does not start a `%HH` triplet becomes `%25`; existing triplets are
 /// left untouched. The host follows [`UriOptions::host_mapping`] (§3.4:
 /// IDNA by default, ASCII hosts left as they are); the query of
-/// `http`/`https` IRIs follows
-/// [`UriOptions::query_encoding`] (§3.5). The result is ASCII, and mapping
-/// it again changes nothing.
+/// `http`/`https` IRIs follows [`UriOptions::query_encoding`] (§3.5). The
+/// result is ASCII, and mapping it again changes nothing.
 ///
 /// Never fails: where IDNA fails or the document charset cannot encode a
 /// query character, the [`Mapped`] result says so in its warnings. Returns
