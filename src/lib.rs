@@ -13,22 +13,30 @@ mod components;
 mod finder;
 mod hit;
 mod host_check;
+mod host_mapping;
 mod ip_literal;
+mod leiri;
 mod parse;
 #[cfg(test)]
 mod reference;
 mod resolve;
 mod scanner;
 mod schemes;
+mod to_iri;
+mod to_uri;
 mod ucs;
 
 pub use components::Components;
 pub use finder::{FindIter, Finder};
 pub use hit::{Hit, Warning};
+pub use host_mapping::{HostMapping, IdnaFailure};
+pub use leiri::leiri_to_iri;
 pub use parse::{
     HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
 };
 pub use resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use scanner::{DEFAULT_MAX_LEN, Kind};
 pub use schemes::is_registered_scheme;
+pub use to_iri::{IriOptions, to_iri};
+pub use to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
 pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};

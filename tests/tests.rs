@@ -2,9 +2,12 @@
 //! concern. Data-driven suites live in `tests/suites/` (copied from
 //! `../shared/suites`, provenance in each file and in its README).
 
+mod mapping;
 mod parse_props;
 mod resolve_suite;
 mod rules;
 mod scripts;
 mod support;
+mod to_iri_suite;
+mod to_uri_suite;
 mod validate_suite;
