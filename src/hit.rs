@@ -8,6 +8,7 @@ use std::ops::Range;
 use crate::components::Components;
 use crate::parse::{ParseError, Rule, Syntax, parse};
 use crate::scanner::{Candidate, Kind};
+use crate::to_uri::{Mapped, UriOptions, to_uri};
 
 /// Something worth knowing about a hit that does not make it invalid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,6 +174,22 @@ impl<'h> Hit<'h> {
         .into_iter()
         .filter(|&(on, _)| on)
         .map(|(_, w)| w)
+    }
+
+    /// The URI of this hit's IRI (RFC 3987bis §3): UTF-8 percent-encoding,
+    /// IDNA or percent-encoded host, the document charset for http(s)
+    /// queries (§3.5) when `opts` names one; `{ } ^ [ ]` percent-encoded
+    /// (§6.2). IDNA failures come back as warnings on the result.
+    ///
+    /// ```
+    /// use iriscan::{Finder, UriOptions};
+    /// let hit = Finder::new().find_iter("→ http://例え.テスト/パス?q={x}".as_bytes()).next().unwrap();
+    /// let mapped = hit.to_uri(&UriOptions::new());
+    /// assert_eq!(mapped.uri, "http://xn--r8jz45g.xn--zckzah/%E3%83%91%E3%82%B9?q=%7Bx%7D");
+    /// assert!(mapped.warnings.is_empty());
+    /// ```
+    pub fn to_uri(&self, opts: &UriOptions) -> Mapped<'_> {
+        to_uri(&self.iri, opts)
     }
 
     /// Whether the candidate was cut at the maximum length.
