@@ -51,6 +51,30 @@ pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usi
     }
 }
 
+/// Where the authority `hay[h0..end]` of a DNS scheme, whose host is
+/// `hay[h0..h1]`, stops being one: the first character no DNS name holds
+/// (`http://example.org'/>`, `http://a.com,http://b.com`), or the first
+/// non-digit of the port. Letters, digits, `-`, `.`, `_`, `%` (a
+/// percent-encoded IDN, RFC 3987bis §3.4.1) and non-ASCII characters are
+/// host characters; an IP-literal is left to the validator.
+pub(crate) fn dns_authority_cut(hay: &[u8], h0: usize, h1: usize, end: usize) -> Option<usize> {
+    if hay.get(h0) != Some(&b'[') {
+        let bad = hay[h0..h1].iter().position(|&b| {
+            b < 0x80 && !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'%'))
+        });
+        if let Some(i) = bad {
+            return Some(h0 + i);
+        }
+    }
+    if h1 < end && hay[h1] == b':' {
+        return hay[h1 + 1..end]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .map(|i| h1 + 1 + i);
+    }
+    None
+}
+
 /// Whether `host` is an IPv4 address in dotted-decimal form (RFC 3986
 /// `IPv4address`, no leading zeros).
 fn is_ipv4(host: &[u8]) -> bool {
@@ -239,6 +263,18 @@ mod tests {
         assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), Some(9));
         let h = "例え.テスト";
         assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), None);
+    }
+
+    #[test]
+    fn dns_authorities_stop_at_characters_no_dns_name_has() {
+        let cut = |s: &str, h1: usize| dns_authority_cut(s.as_bytes(), 0, h1, s.len());
+        assert_eq!(cut("example.org'", 12), Some(11));
+        assert_eq!(cut("a.com,http:", 10), Some(5));
+        assert_eq!(cut("例え.jp", "例え.jp".len()), None);
+        assert_eq!(cut("%E4%BE%8B.jp", 12), None);
+        assert_eq!(cut("a.com:8080", 5), None);
+        assert_eq!(cut("a.com:80x", 5), Some(8));
+        assert_eq!(cut("[::1]:80", 5), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::chars::{Class, bracket_key, classify, is_trimmed_non_ascii, is_word_c
 use crate::host_check::{
     check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
 };
-use crate::scanner::{Kind, host_range};
+use crate::scanner::{Kind, authority_cut, host_range};
 use crate::schemes::is_registered_scheme;
 
 /// A candidate of the reference scanner.
@@ -369,13 +369,11 @@ impl Naive<'_> {
         };
         if let Some(a) = auth_end_pos
             && !wrapped
+            && let Some(cut) = authority_cut(text.as_bytes(), self.pos(host_start).min(a), a, dns)
         {
-            let (h0, h1) = host_range(text.as_bytes(), self.pos(host_start).min(a), a);
-            if let Some(cut) = glued_prose_at(text.as_bytes(), h0, h1) {
-                end = cut;
-                truncated = false;
-                auth_end_pos = Some(cut);
-            }
+            end = cut;
+            truncated = false;
+            auth_end_pos = Some(cut);
         }
         let body_pos = self.pos(body);
         if !truncated {

@@ -35,7 +35,8 @@ use crate::chars::{
     Class, ascii_is, bracket_key, classify, decode_at, decode_before, flag, is_trimmed_non_ascii,
 };
 use crate::host_check::{
-    MAX_HOST_LEN, check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
+    MAX_HOST_LEN, check_dns_host, dns_authority_cut, glued_prose_at, is_dotless_non_ascii,
+    is_spaceless_script,
 };
 use crate::schemes::is_registered_scheme;
 
@@ -481,10 +482,10 @@ impl<'h> Scanner<'h> {
                 self.www_failed(spec, &fw, end, None, state);
                 return Err(Wrap::Rejected);
             }
-            // Prose glued to the host ends the IRI there.
-            let (h0, h1) = host_range(hay, fw.host_start, end);
+            // Prose glued to the host, or a character no DNS name has in the
+            // host of a DNS scheme, ends the IRI there.
             if !fw.wrapped
-                && let Some(cut) = glued_prose_at(hay, h0, h1)
+                && let Some(cut) = authority_cut(hay, fw.host_start, end, spec.dns)
             {
                 end = cut;
                 stop = Stop::End;
@@ -952,6 +953,23 @@ enum Wrap {
     Rejected,
     /// Read as wrapped in `<…>`, but no `>` closes it.
     Unclosed,
+}
+
+/// Where an authority (its host starting at `host_start`, ending at `end`)
+/// ends the IRI early: prose glued to the host's last label, or, for DNS
+/// schemes, a character that cannot be in the host or port.
+pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool) -> Option<usize> {
+    let (h0, h1) = host_range(hay, host_start, end);
+    let glued = glued_prose_at(hay, h0, h1);
+    let dns_cut = if dns {
+        dns_authority_cut(hay, h0, h1, end)
+    } else {
+        None
+    };
+    match (glued, dns_cut) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The host within an authority whose host part starts at `host_start` and

@@ -169,6 +169,16 @@ fn implausible_dns_hosts_are_not_links() {
     check("|file:///etc/passwd|");
 }
 
+#[test]
+fn dns_host_ends_at_a_character_no_dns_name_holds() {
+    check("|http://example.org|'/>");
+    check("|http://a.example|,|http://b.example|");
+    check("|https://a.com|'|https://b.com|");
+    check("|http://user:pa$$@a.example/|");
+    check("|http://a.example:8080|'");
+    check("|foo://a'b/|");
+}
+
 // §1.1 www.
 
 #[test]
