@@ -487,7 +487,7 @@ impl Naive<'_> {
             m += 1;
         }
         let mut end = self.pos(m);
-        if end - at > 254 {
+        if end - at > 254 || self.ch(m) == Some('_') {
             return None;
         }
         if let Some(cut) = glued_prose_at(text.as_bytes(), at + 1, end) {

@@ -916,7 +916,9 @@ impl<'h> Scanner<'h> {
             }
         }
         state.work += (end - at) as u64;
-        if end - at > 254 {
+        // `a@b.com_` is glued to an identifier, not an address (like
+        // `http://a.com_`, PRODUCT.md §1.1).
+        if end - at > 254 || hay.get(end) == Some(&b'_') {
             return None;
         }
         if let Some(cut) = glued_prose_at(hay, at + 1, end) {

@@ -216,6 +216,7 @@ fn email_addresses() {
     none("a@localhost");
     none("@example.com");
     none("a@b.1com");
+    none("a.b-c_d@a.b_");
 }
 
 #[test]
