@@ -109,17 +109,18 @@ pub(crate) const END_OF_IRI: &[(u32, u32, EndReason)] = {
 
 /// How the scanner treats one character inside a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum Class {
     /// Continues the IRI.
-    Iri,
+    Iri = 0,
     /// Ends the IRI (ASCII delimiters and the rows of [`END_OF_IRI`]).
-    End,
+    End = 1,
     /// An opening bracket with a closing partner (Unicode BidiBrackets):
     /// continues the IRI and waits for its closer.
     Open,
     /// A closing bracket: part of the IRI only if it closes the innermost
     /// opener inside it, otherwise it ends the IRI.
-    Close,
+    Close = 3,
 }
 
 /// ASCII flags, one byte per code point.
@@ -202,11 +203,52 @@ fn classify_uncached(c: char) -> Class {
     }
 }
 
-static BMP: LazyLock<Vec<Class>> = LazyLock::new(|| {
+/// Cached properties of one BMP code point: its [`Class`] in the low two
+/// bits, then whether it is trimmed and whether it is a word character.
+#[derive(Clone, Copy)]
+struct Info(u8);
+
+const TRIMMED: u8 = 4;
+const WORD: u8 = 8;
+
+impl Info {
+    fn of(c: char) -> Info {
+        let class = classify_uncached(c) as u8;
+        let mut f = class;
+        if trimmed_uncached(c) {
+            f |= TRIMMED;
+        }
+        if word_uncached(c) {
+            f |= WORD;
+        }
+        Info(f)
+    }
+
+    fn class(self) -> Class {
+        match self.0 & 3 {
+            0 => Class::Iri,
+            1 => Class::End,
+            2 => Class::Open,
+            _ => Class::Close,
+        }
+    }
+}
+
+/// The properties of U+0080–U+FFFF, computed once (64 KiB): the forward
+/// scan asks for them at every non-ASCII character.
+static BMP: LazyLock<Vec<Info>> = LazyLock::new(|| {
     (0x80u32..0x10000)
-        .map(|u| char::from_u32(u).map_or(Class::End, classify_uncached))
+        .map(|u| char::from_u32(u).map_or(Info(Class::End as u8), Info::of))
         .collect()
 });
+
+#[inline]
+fn info(c: char) -> Option<Info> {
+    let u = c as u32;
+    (0x80..0x10000)
+        .contains(&u)
+        .then(|| BMP[(u - 0x80) as usize])
+}
 
 /// Classifies a character for the forward scan (meant for non-ASCII; ASCII
 /// brackets and quotes need the context the scanner keeps).
@@ -220,10 +262,9 @@ pub(crate) fn classify(c: char) -> Class {
             Class::End
         };
     }
-    if u < 0x10000 {
-        BMP[(u - 0x80) as usize]
-    } else {
-        classify_uncached(c)
+    match info(c) {
+        Some(i) => i.class(),
+        None => classify_uncached(c),
     }
 }
 
@@ -252,6 +293,13 @@ fn closing_partner(c: char) -> Option<char> {
 /// `—` and the like — and Ps (an opening bracket cannot end an IRI), except
 /// the sentence-opening `¡` `¿`.
 pub(crate) fn is_trimmed_non_ascii(c: char) -> bool {
+    match info(c) {
+        Some(i) => i.0 & TRIMMED != 0,
+        None => trimmed_uncached(c),
+    }
+}
+
+fn trimmed_uncached(c: char) -> bool {
     if matches!(c, '¡' | '¿') {
         return false;
     }
@@ -294,8 +342,15 @@ pub(crate) fn is_cjk(c: char) -> bool {
 /// domain (RFC 6531): letters, marks (Indic vowel signs, viramas) and
 /// digits of any script.
 pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
+    match info(c) {
+        Some(i) => i.0 & WORD != 0,
+        None => word_uncached(c),
+    }
+}
+
+fn word_uncached(c: char) -> bool {
     use GeneralCategory::*;
-    classify(c) == Class::Iri
+    classify_uncached(c) == Class::Iri
         && matches!(
             c.general_category(),
             UppercaseLetter
@@ -316,16 +371,40 @@ pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
 /// `None` for an invalid or truncated sequence, which ends a candidate.
 #[inline]
 pub(crate) fn decode_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
-    let b0 = hay[i];
-    let len = match b0 {
-        0xC2..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        0xF0..=0xF4 => 4,
+    // RFC 3629 §4 byte ranges: no overlongs (E0 A0.., F0 90..), no
+    // surrogates (ED ..9F), nothing above U+10FFFF (F4 ..8F).
+    let b0 = hay[i] as u32;
+    let cont = |k: usize| {
+        hay.get(i + k)
+            .map(|&b| b as u32)
+            .filter(|b| b & 0xC0 == 0x80)
+    };
+    let (u, len) = match b0 {
+        0xC2..=0xDF => (((b0 & 0x1F) << 6) | (cont(1)? & 0x3F), 2),
+        0xE0..=0xEF => {
+            let b1 = cont(1)?;
+            if (b0 == 0xE0 && b1 < 0xA0) || (b0 == 0xED && b1 > 0x9F) {
+                return None;
+            }
+            (
+                ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (cont(2)? & 0x3F),
+                3,
+            )
+        }
+        0xF0..=0xF4 => {
+            let b1 = cont(1)?;
+            if (b0 == 0xF0 && b1 < 0x90) || (b0 == 0xF4 && b1 > 0x8F) {
+                return None;
+            }
+            let u = ((b0 & 0x07) << 18)
+                | ((b1 & 0x3F) << 12)
+                | ((cont(2)? & 0x3F) << 6)
+                | (cont(3)? & 0x3F);
+            (u, 4)
+        }
         _ => return None,
     };
-    let bytes = hay.get(i..i + len)?;
-    let s = std::str::from_utf8(bytes).ok()?;
-    s.chars().next().map(|c| (c, len))
+    char::from_u32(u).map(|c| (c, len))
 }
 
 /// Decodes the UTF-8 character that ends just before `hay[i]` (i > 0).
@@ -444,5 +523,32 @@ mod tests {
         assert_eq!(decode_at(b"\xE6\x97", 0), None);
         assert_eq!(decode_at(b"\xC0\xAF", 0), None);
         assert_eq!(decode_before(b"a\x97", 2), None);
+    }
+
+    #[test]
+    fn decode_at_agrees_with_std_on_every_two_byte_sequence_and_edges() {
+        let std_first = |b: &[u8]| {
+            let valid = match std::str::from_utf8(b) {
+                Ok(s) => s,
+                Err(e) => std::str::from_utf8(&b[..e.valid_up_to()]).unwrap(),
+            };
+            valid
+                .chars()
+                .next()
+                .filter(|c| !c.is_ascii())
+                .map(|c| (c, c.len_utf8()))
+        };
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                let seq = [b0, b1];
+                assert_eq!(decode_at(&seq, 0), std_first(&seq), "{seq:X?}");
+                for b2 in [0x80u8, 0x8F, 0x90, 0xBF, 0xC0, 0x41] {
+                    for b3 in [0x80u8, 0xBF, 0x41] {
+                        let seq = [b0, b1, b2, b3];
+                        assert_eq!(decode_at(&seq, 0), std_first(&seq), "{seq:X?}");
+                    }
+                }
+            }
+        }
     }
 }

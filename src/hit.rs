@@ -206,14 +206,6 @@ impl<'h> Hit<'h> {
         }
     }
 
-    /// Shifts the hit's offsets by `delta` (for drivers that scan windows of
-    /// a larger input).
-    pub(crate) fn rebase(mut self, delta: usize) -> Hit<'h> {
-        self.start += delta;
-        self.end += delta;
-        self
-    }
-
     /// Maps a byte offset in `iri()` to a byte offset in `text()`.
     fn text_offset(&self, iri_pos: usize) -> usize {
         let prefix = match self.kind {

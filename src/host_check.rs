@@ -75,27 +75,6 @@ pub(crate) fn dns_authority_cut(hay: &[u8], h0: usize, h1: usize, end: usize) ->
     None
 }
 
-/// Whether `host` is an IPv4 address in dotted-decimal form (RFC 3986
-/// `IPv4address`, no leading zeros).
-fn is_ipv4(host: &[u8]) -> bool {
-    let mut parts = 0;
-    for part in host.split(|&b| b == b'.') {
-        parts += 1;
-        let ok = !part.is_empty()
-            && part.len() <= 3
-            && part.iter().all(u8::is_ascii_digit)
-            && (part.len() == 1 || part[0] != b'0')
-            && std::str::from_utf8(part)
-                .ok()
-                .and_then(|s| s.parse::<u16>().ok())
-                .is_some_and(|n| n <= 255);
-        if !ok {
-            return false;
-        }
-    }
-    parts == 4
-}
-
 /// The length of a label in its ASCII form: itself if ASCII, else
 /// `xn--` + its Punycode (RFC 3492), as DNS will see it.
 fn ascii_len(label: &[u8]) -> usize {
@@ -111,9 +90,28 @@ fn ascii_len(label: &[u8]) -> usize {
     }
 }
 
+/// An upper bound of [`ascii_len`] without encoding: Punycode spends at
+/// most 7 digits on a non-basic code point in a label this short (deltas
+/// stay below 36^7), plus the delimiter and `xn--`.
+fn ascii_len_bound(label: &[u8]) -> usize {
+    let (mut basic, mut other) = (0, 0);
+    for &b in label {
+        if b < 0x80 {
+            basic += 1;
+        } else if b & 0xC0 != 0x80 {
+            other += 1;
+        }
+    }
+    if other == 0 {
+        basic
+    } else {
+        4 + basic + 1 + 7 * other
+    }
+}
+
 /// Whether the host `hay[start..end]` of a DNS scheme (http, https, ftp, ws,
-/// wss, `www.` hits) is plausible (PRODUCT.md §1.1): an IP-literal, an IPv4
-/// address, or a name with no empty label (a single trailing dot, the DNS
+/// wss, `www.` hits) is plausible (PRODUCT.md §1.1): an IP-literal, or a
+/// name (an IPv4 address is one of digit labels) with no empty label (a single trailing dot, the DNS
 /// root, is allowed), no label starting or ending with `-`, no `_` in the
 /// last label, every label at most 63 bytes in its ASCII form.
 /// `min_labels` is 3 for `www.` hits (`www.` plus "at least one more dot").
@@ -135,9 +133,7 @@ pub(crate) fn check_dns_host(
         // IP-literal: its syntax is the validator's business.
         return if host.ends_with(b"]") { Ok(()) } else { whole };
     }
-    if is_ipv4(host) {
-        return Ok(());
-    }
+    // An IPv4 address passes as a name of digit labels.
     let body = host
         .strip_suffix(b".")
         .filter(|b| !b.is_empty())
@@ -149,7 +145,10 @@ pub(crate) fn check_dns_host(
     let mut last_label = (start, start);
     for label in body.split(|&b| b == b'.') {
         labels += 1;
-        let len = ascii_len(label);
+        let mut len = ascii_len_bound(label);
+        if len > 63 {
+            len = ascii_len(label);
+        }
         total = (total + len).saturating_add(1);
         let fault =
             label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' || len > 63;
@@ -169,6 +168,13 @@ pub(crate) fn check_dns_host(
         });
     }
     // RFC 1035 §2.3.4: 253 bytes in the ASCII form, without the root dot.
+    // The bound may overshoot: measure exactly before calling it too long.
+    if total - 1 > MAX_HOST_LEN && !host.is_ascii() {
+        total = body
+            .split(|&b| b == b'.')
+            .map(|l| ascii_len(l).saturating_add(1))
+            .fold(0, usize::saturating_add);
+    }
     if labels < min_labels || total - 1 > MAX_HOST_LEN {
         return Err(Implausible {
             label: None,
@@ -282,5 +288,13 @@ mod tests {
         assert!(is_dotless_non_ascii("でなければなりません".as_bytes()));
         assert!(!is_dotless_non_ascii(b"intranet"));
         assert!(!is_dotless_non_ascii("例え.jp".as_bytes()));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn punycode_bound_is_an_upper_bound(label in "[a-z0-9\u{80}-\u{10FFFF}]{1,40}") {
+            let b = label.as_bytes();
+            proptest::prop_assert!(ascii_len_bound(b) >= ascii_len(b), "{:?}", label);
+        }
     }
 }

@@ -244,8 +244,7 @@ impl Naive<'_> {
         let mut k = body;
         let mut truncated = false;
         // The natural end (char index) and what stopped the scan.
-        loop {
-            let Some(c) = self.ch(k) else { break };
+        while let Some(c) = self.ch(k) {
             if self.pos(k) >= limit {
                 truncated = true;
                 break;
@@ -356,7 +355,7 @@ impl Naive<'_> {
         } else {
             self.pos(k)
         };
-        if ctx == Ctx::Angle && wrapped && (truncated || text[end..].chars().next() != Some('>')) {
+        if ctx == Ctx::Angle && wrapped && (truncated || !text[end..].starts_with('>')) {
             return Err(true);
         }
         if at_sign {

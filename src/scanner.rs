@@ -39,19 +39,12 @@ use crate::host_check::{
     is_spaceless_script,
 };
 use crate::schemes::is_registered_scheme;
+use std::sync::LazyLock;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
 /// of characters before the `:` or `@` is prose (RFC 5321 limits a local
 /// part to 64 octets; no registered scheme comes near).
 pub(crate) const MAX_RUN: usize = 64;
-
-/// How far before a trigger the scan may read: the longest scheme or local
-/// part, the character before it and a `<URL:` prefix.
-pub const LOOKBEHIND: usize = MAX_RUN + 16;
-
-/// How far beyond the maximum IRI length after a trigger the scan may read
-/// (the character that ends a candidate, a footnote mark).
-pub const LOOKAHEAD: usize = 16;
 
 /// The default maximum length of an IRI, in bytes. A longer candidate is
 /// reported truncated to this length.
@@ -135,17 +128,6 @@ pub(crate) struct ScanState {
     pub work: u64,
 }
 
-impl ScanState {
-    /// A state for scanning from `pos`, as if the input started there.
-    pub fn at(pos: usize) -> ScanState {
-        ScanState {
-            pos,
-            last_end: pos,
-            ..ScanState::default()
-        }
-    }
-}
-
 /// The delimiter context of a candidate: the character just before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Context {
@@ -199,7 +181,22 @@ pub(crate) struct Scanner<'h> {
     hay: &'h [u8],
     opts: Options,
     stack: Vec<char>,
+    /// For each trigger searcher (`:`/`@`, `w.`, `W.`): the next match at
+    /// or after the scan position, and the bound it was searched up to
+    /// (`usize::MAX`: none before that bound). Each searcher runs once per
+    /// match, whatever the others find.
+    next: [(usize, usize); 3],
 }
+
+/// `w.` and `W.`: the end of every `www.` in any case (PRODUCT.md §1.1).
+/// Searched with memchr's SIMD pair search, which skips prose fast because
+/// `w` right before `.` is rare; the two bytes before are checked after.
+static W_DOT: LazyLock<[memchr::memmem::Finder<'static>; 2]> = LazyLock::new(|| {
+    [
+        memchr::memmem::Finder::new(b"w."),
+        memchr::memmem::Finder::new(b"W."),
+    ]
+});
 
 fn is_dns_scheme(scheme: &[u8]) -> bool {
     ["http", "https", "ftp", "ws", "wss"]
@@ -216,6 +213,7 @@ impl<'h> Scanner<'h> {
                 ..opts
             },
             stack: Vec::new(),
+            next: [(0, 0); 3],
         }
     }
 
@@ -243,22 +241,35 @@ impl<'h> Scanner<'h> {
             if state.pos >= to {
                 return;
             }
-            let window = &hay[state.pos..to];
-            let found = match (self.opts.www, self.opts.email) {
-                (false, false) => memchr::memchr(b':', window),
-                (false, true) => memchr::memchr2(b':', b'@', window),
-                (true, false) => memchr::memchr2(b':', b'.', window),
-                (true, true) => memchr::memchr3(b':', b'@', b'.', window),
-            };
-            let Some(i) = found else {
+            // The next `:` or `@`, and the next `w.` or `W.` (the end of a
+            // `www.`), each found by its own searcher and remembered until
+            // passed: `.` is far too frequent in prose to be a trigger.
+            let searchers = if self.opts.www { 3 } else { 1 };
+            let mut t = usize::MAX;
+            for k in 0..searchers {
+                let (n, bound) = self.next[k];
+                if n < state.pos || (n == usize::MAX && bound < to) || bound == 0 {
+                    let window = &hay[state.pos..to];
+                    let found = match k {
+                        0 if self.opts.email => memchr::memchr2(b':', b'@', window),
+                        0 => memchr::memchr(b':', window),
+                        _ => W_DOT[k - 1].find(window).map(|i| i + 1),
+                    };
+                    self.next[k] = (found.map_or(usize::MAX, |i| state.pos + i), to);
+                }
+                t = t.min(self.next[k].0);
+            }
+            if t >= to {
                 state.pos = to;
                 return;
-            };
-            let t = state.pos + i;
+            }
             let cand = match hay[t] {
                 b':' => self.try_scheme(t, state),
                 b'@' => self.try_email(t, state),
-                _ => self.try_www(t, state),
+                _ if t >= 3 && hay[t - 3..t - 1].eq_ignore_ascii_case(b"ww") => {
+                    self.try_www(t, state)
+                }
+                _ => None,
             };
             match cand {
                 Some(c) => {
@@ -346,11 +357,10 @@ impl<'h> Scanner<'h> {
         } else {
             // `http:/x` is a typo, `C:\` a path: only registered schemes of
             // two letters or more go without `//`.
-            if scheme.len() == 1 || dns || !is_registered_scheme(std::str::from_utf8(scheme).ok()?)
-            {
+            if scheme.len() == 1 || dns || !self.opaque_starts_at(c + 1) {
                 return None;
             }
-            if !self.opaque_starts_at(c + 1) {
+            if !is_registered_scheme(std::str::from_utf8(scheme).ok()?) {
                 return None;
             }
             c + 1
@@ -472,6 +482,8 @@ impl<'h> Scanner<'h> {
         };
         // The authority, up to the first `/`, `?` or `#` (RFC 3986 §3.2).
         let mut auth_end = None;
+        // The authority end whose host already passed the host checks.
+        let mut checked = None;
         if authority {
             (end, stop) = self.forward(body, &mut fw, ctx, true, kind == Kind::Www, limit, state);
             if stop != Stop::Delimiter && unclosed(&fw, stop, end) {
@@ -491,12 +503,12 @@ impl<'h> Scanner<'h> {
                 stop = Stop::End;
             }
             auth_end = Some(end);
-            if stop == Stop::Delimiter
-                && !fw.wrapped
-                && !self.host_ok(spec, &fw, end, false, state)
-                && self.host_is_final(end, &fw, ctx, limit, state)
-            {
-                return Err(Wrap::Rejected);
+            if stop == Stop::Delimiter && !fw.wrapped {
+                if self.host_ok(spec, &fw, end, false, state) {
+                    checked = Some(end);
+                } else if self.host_is_final(end, &fw, ctx, limit, state) {
+                    return Err(Wrap::Rejected);
+                }
             }
         } else {
             end = body;
@@ -516,6 +528,7 @@ impl<'h> Scanner<'h> {
             return Err(Wrap::Rejected);
         }
         if let Some(a) = auth_end
+            && checked != Some(end.min(a))
             && !self.host_ok(spec, &fw, end.min(a), truncated && end <= a, state)
         {
             return Err(Wrap::Rejected);

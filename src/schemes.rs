@@ -4,22 +4,45 @@
 //! IRI in running text when it is registered (`urn:`, `mailto:`, `tel:`,
 //! `news:`), so that prose such as `Note: x` or `key:value` is not a link.
 
-use std::collections::HashSet;
+use std::cmp::Ordering;
 use std::sync::LazyLock;
 
 /// The registry file: one `scheme<TAB>status` line per scheme, `#` comments.
 const REGISTRY: &str = include_str!("../data/uri-schemes.tsv");
 
-/// Lower-cased registered schemes.
-static SCHEMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    REGISTRY
+/// The registered schemes, lower case, sorted for binary search.
+static SCHEMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut v: Vec<&str> = REGISTRY
         .lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split('\t').next())
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .collect()
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 });
+
+/// For each first letter, the set of scheme lengths (1–63) that occur: a
+/// one-step rejection of the words before `:` in prose (`Note:`, `Re:`).
+static FIRST_LETTER_LENGTHS: LazyLock<[u64; 26]> = LazyLock::new(|| {
+    let mut t = [0u64; 26];
+    for s in SCHEMES.iter() {
+        if let Some(f) = s.bytes().next().filter(u8::is_ascii_lowercase) {
+            t[(f - b'a') as usize] |= 1 << s.len().min(63);
+        }
+    }
+    t
+});
+
+/// Compares a lower-case registry entry with a scheme of any case, without
+/// allocating (this runs on every `:` in the input).
+fn cmp_ignore_case(entry: &str, scheme: &str) -> Ordering {
+    entry
+        .bytes()
+        .cmp(scheme.bytes().map(|b| b.to_ascii_lowercase()))
+}
 
 /// Whether `scheme` (any case) is in the IANA URI scheme registry that
 /// iriscan ships (`data/uri-schemes.tsv`, permanent, provisional and a few
@@ -31,14 +54,15 @@ static SCHEMES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
 /// assert!(!iriscan::is_registered_scheme("note"));
 /// ```
 pub fn is_registered_scheme(scheme: &str) -> bool {
-    if scheme.len() > 64 {
+    let Some(first) = scheme.bytes().next().filter(u8::is_ascii_alphabetic) else {
         return false;
-    }
-    if scheme.bytes().any(|b| b.is_ascii_uppercase()) {
-        SCHEMES.contains(scheme.to_ascii_lowercase().as_str())
-    } else {
-        SCHEMES.contains(scheme)
-    }
+    };
+    let lengths = FIRST_LETTER_LENGTHS[(first.to_ascii_lowercase() - b'a') as usize];
+    scheme.len() < 64
+        && lengths & (1 << scheme.len()) != 0
+        && SCHEMES
+            .binary_search_by(|e| cmp_ignore_case(e, scheme))
+            .is_ok()
 }
 
 #[cfg(test)]

@@ -1,0 +1,168 @@
+//! Generated benchmark corpora: deterministic texts with a known number of
+//! IRIs, so every benchmark can assert its hit count (the memchr habit).
+
+#![allow(dead_code)]
+
+/// A small deterministic generator (xorshift), so corpora are identical on
+/// every machine.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+const ENGLISH: &[&str] = &[
+    "The committee met on Tuesday to discuss the budget for the coming year.",
+    "Note: the results, as expected, were mixed; some regions grew at 12:30 pace.",
+    "She said it was the best book she had read in years, and I believe her.",
+    "Prices rose by 3.5% in March, the largest increase since 2008.",
+    "Re: your question about std::vec and key:value stores, see the docs.",
+    "After the storm, the village council voted to rebuild the old bridge.",
+    "Dr. Smith et al. published the paper in vol. 12, pp. 33-45 of the journal.",
+    "It was late, so we took the train home and talked about everything and nothing.",
+];
+
+const ENGLISH_LINKS: &[&str] = &[
+    "https://www.example.com/articles/2024/budget-report.html",
+    "http://example.org/wiki/Rust_(programming_language)",
+    "www.example.net/about",
+    "jane.doe@example.com",
+    "https://docs.example.io/guide?section=3&lang=en#install",
+    "mailto:info@example.org",
+];
+
+const MULTI: &[&str] = &[
+    "東京都の天気予報によると、明日は雨が降るそうです。",
+    "我们明天在北京开会，请准时参加。",
+    "오늘 회의는 오후 세 시에 시작합니다.",
+    "Сегодня в Москве прошёл сильный дождь, движение затруднено.",
+    "أعلنت الوزارة عن خطة جديدة لتطوير التعليم في البلاد.",
+    "הממשלה אישרה את התקציב החדש לשנה הבאה.",
+    "सरकार ने नई शिक्षा नीति की घोषणा की है।",
+    "วันนี้อากาศดีมาก เราไปเที่ยวทะเลกัน",
+    "Η κυβέρνηση ανακοίνωσε νέα μέτρα για την οικονομία.",
+    "Le conseil municipal a voté\u{A0}: la place sera rénovée en été\u{A0}!",
+    "Die Straße wird wegen Bauarbeiten bis Freitag gesperrt.",
+];
+
+const MULTI_LINKS: &[&str] = &[
+    "https://ja.wikipedia.org/wiki/東京都",
+    "http://例え.テスト/パス?q=東京",
+    "https://zh.wikipedia.org/wiki/北京",
+    "https://ko.wikipedia.org/wiki/서울특별시",
+    "http://пример.рф/новости?id=5",
+    "https://ar.wikipedia.org/wiki/القاهرة",
+    "https://he.wikipedia.org/wiki/ירושלים",
+    "https://hi.wikipedia.org/wiki/दिल्ली",
+    "https://th.wikipedia.org/wiki/กรุงเทพมหานคร",
+    "https://el.wikipedia.org/wiki/Αθήνα",
+    "https://fr.wikipedia.org/wiki/Été",
+    "www.bürgerentscheid-krankenhäuser.de/info",
+    "marie.curie@exemple.fr",
+];
+
+/// Builds about `bytes` of text from `sentences`, with one link from
+/// `links` every `every` sentences (set apart by spaces, so its span is
+/// unambiguous). Returns the text and the number of links in it.
+fn build(
+    bytes: usize,
+    sentences: &[&str],
+    links: &[&str],
+    every: u64,
+    seed: u64,
+) -> (String, usize) {
+    let mut rng = Rng::new(seed);
+    let mut text = String::with_capacity(bytes + 256);
+    let mut n = 0;
+    while text.len() < bytes {
+        let s: &str = rng.pick(sentences);
+        text.push_str(s);
+        text.push(' ');
+        if rng.next() % every == 0 {
+            let l: &str = rng.pick(links);
+            text.push_str(l);
+            text.push(' ');
+            n += 1;
+        }
+        if rng.next() % 6 == 0 {
+            text.push('\n');
+        }
+    }
+    (text, n)
+}
+
+/// English prose with sparse links (about one per 2 KiB).
+pub fn prose(bytes: usize) -> (String, usize) {
+    build(bytes, ENGLISH, ENGLISH_LINKS, 30, 7)
+}
+
+/// Multilingual text (ten scripts) with an IRI every few sentences.
+pub fn multilingual(bytes: usize) -> (String, usize) {
+    build(bytes, MULTI, MULTI_LINKS, 3, 11)
+}
+
+/// An Apache combined access log: a request path, a referrer URL and a
+/// user agent with a `+http://` bot URL on some lines.
+pub fn access_log(bytes: usize) -> (String, usize) {
+    let mut rng = Rng::new(13);
+    let paths = [
+        "/index.html",
+        "/search?q=rust+iri",
+        "/wiki/東京",
+        "/static/app.js",
+        "/api/v1/items/42",
+    ];
+    let agents = [
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36",
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        "curl/8.5.0",
+    ];
+    let mut text = String::with_capacity(bytes + 512);
+    let mut n = 0;
+    while text.len() < bytes {
+        let ip = rng.next() % 256;
+        let path = rng.pick(&paths);
+        let agent = rng.pick(&agents);
+        let referrer = if rng.next() % 2 == 0 {
+            "https://www.example.com/start?ref=mail"
+        } else {
+            "-"
+        };
+        n += usize::from(referrer != "-") + usize::from(agent.contains("http://"));
+        text.push_str(&format!(
+            "192.0.2.{ip} - - [22/Nov/2026:10:{:02}:{:02} +0000] \"GET {path} HTTP/1.1\" 200 {} \"{referrer}\" \"{agent}\"\n",
+            rng.next() % 60,
+            rng.next() % 60,
+            rng.next() % 100_000,
+        ));
+    }
+    (text, n)
+}
+
+/// Inputs that make naive link finders slow, repeated to `bytes`.
+pub const ADVERSARIAL: &[(&str, &str)] = &[
+    ("parens", "(((((((((("),
+    ("a.a~", "a.a~"),
+    ("http-chain", "http://"),
+    ("bad-hosts", "http://-a/"),
+    ("www-bad-label", "www.ąwww."),
+    ("no-space", "abcdefghij"),
+    ("scheme-run", "a+b-c.d"),
+    ("at-signs", "a@"),
+    ("colons", "x:"),
+];
+
+pub fn adversarial(unit: &str, bytes: usize) -> String {
+    unit.repeat(bytes / unit.len() + 1)
+}
