@@ -86,11 +86,11 @@ fn build(
     let mut text = String::with_capacity(bytes + 256);
     let mut n = 0;
     while text.len() < bytes {
-        let s: &str = rng.pick(sentences);
+        let s: &&str = rng.pick(sentences);
         text.push_str(s);
         text.push(' ');
         if rng.next() % every == 0 {
-            let l: &str = rng.pick(links);
+            let l: &&str = rng.pick(links);
             text.push_str(l);
             text.push(' ');
             n += 1;
