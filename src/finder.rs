@@ -2,6 +2,7 @@
 //! [`Hit`]s in any number of inputs.
 
 use crate::hit::Hit;
+use crate::lines::LineCounter;
 use crate::scanner::{MIN_MAX_LEN, Options, ScanState, Scanner};
 
 /// Finds IRIs in UTF-8 text (PRODUCT.md §1).
@@ -76,6 +77,7 @@ impl Finder {
             hay,
             scanner: Scanner::new(hay, self.opts),
             state: ScanState::default(),
+            lines: LineCounter::default(),
         }
     }
 }
@@ -85,6 +87,7 @@ pub struct FindIter<'h> {
     hay: &'h [u8],
     scanner: Scanner<'h>,
     state: ScanState,
+    lines: LineCounter,
 }
 
 impl<'h> Iterator for FindIter<'h> {
@@ -97,7 +100,10 @@ impl<'h> Iterator for FindIter<'h> {
                 found = Some(c);
                 false
             });
-        found.map(|c| Hit::new(self.hay, c))
+        let c = found?;
+        self.lines.advance(self.hay, 0, c.start);
+        let column = (c.start - self.lines.line_start()) as u64 + 1;
+        Some(Hit::new(self.hay, c).locate(c.start, c.end, self.lines.line(), column))
     }
 }
 

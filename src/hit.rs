@@ -69,6 +69,8 @@ pub struct Hit<'h> {
     iri: Cow<'h, str>,
     leiri: bool,
     truncated: bool,
+    line: u64,
+    column: u64,
     parsed: Result<Components, ParseError>,
 }
 
@@ -107,8 +109,32 @@ impl<'h> Hit<'h> {
             iri,
             leiri: c.leiri,
             truncated: c.truncated,
+            line: 1,
+            column: c.start as u64 + 1,
             parsed,
         }
+    }
+
+    /// Places the hit in the input: its offsets become `start..end` (for a
+    /// transcoded input, offsets into the original bytes), on 1-based
+    /// `line` at 1-based byte `column`.
+    pub(crate) fn locate(mut self, start: usize, end: usize, line: u64, column: u64) -> Hit<'h> {
+        self.start = start;
+        self.end = end;
+        self.line = line;
+        self.column = column;
+        self
+    }
+
+    /// The 1-based line number of the hit's first byte (lines end at `\n`).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The 1-based byte column of the hit's first byte in its line, counted
+    /// in bytes of the input as given (as ripgrep's `--column`).
+    pub fn column(&self) -> u64 {
+        self.column
     }
 
     /// Byte offset of the hit's first byte in the input.

@@ -16,6 +16,7 @@ mod host_check;
 mod host_mapping;
 mod ip_literal;
 mod leiri;
+mod lines;
 mod parse;
 #[cfg(test)]
 mod reference;
