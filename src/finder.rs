@@ -69,6 +69,10 @@ impl Finder {
         self.opts.max_len
     }
 
+    pub(crate) fn options(&self) -> Options {
+        self.opts
+    }
+
     /// Iterates over the hits in `hay`, valid and invalid, in order
     /// (filter with [`Hit::is_valid`]). Invalid UTF-8 in `hay` ends a
     /// candidate like any other character that cannot be in an IRI.

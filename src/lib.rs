@@ -23,6 +23,7 @@ mod reference;
 mod resolve;
 mod scanner;
 mod schemes;
+mod searcher;
 mod to_iri;
 mod to_uri;
 mod ucs;
@@ -38,6 +39,7 @@ pub use parse::{
 pub use resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use scanner::{DEFAULT_MAX_LEN, Kind};
 pub use schemes::is_registered_scheme;
+pub use searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};
 pub use to_iri::{IriOptions, to_iri};
 pub use to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
 pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};

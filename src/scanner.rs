@@ -46,6 +46,15 @@ use std::sync::LazyLock;
 /// part to 64 octets; no registered scheme comes near).
 pub(crate) const MAX_RUN: usize = 64;
 
+/// How far before a trigger the scan may read: the longest scheme or local
+/// part, the character before it and a `<URL:` prefix. The streaming
+/// driver keeps this much before the scan position when it refills.
+pub(crate) const LOOKBEHIND: usize = MAX_RUN + 16;
+
+/// How far beyond the maximum IRI length after a trigger the scan may read
+/// (the character that ends a candidate, a footnote mark).
+pub(crate) const LOOKAHEAD: usize = 16;
+
 /// The default maximum length of an IRI, in bytes. A longer candidate is
 /// reported truncated to this length.
 pub const DEFAULT_MAX_LEN: usize = 8 * 1024;
@@ -126,6 +135,23 @@ pub(crate) struct ScanState {
     www_dead_from: usize,
     /// Bytes examined by backward and forward scans (for tests of linearity).
     pub work: u64,
+}
+
+impl ScanState {
+    /// Moves every position back by `by` bytes, for a window whose first
+    /// `by` bytes were dropped (everything before `pos - LOOKBEHIND`).
+    pub fn shift(&mut self, by: usize) {
+        self.pos -= by;
+        self.last_end = self.last_end.saturating_sub(by);
+        if self.www_dead_from < by || self.www_dead_until < by {
+            // The memo concerns dropped bytes; forget it (it only saves work).
+            self.www_dead_until = 0;
+            self.www_dead_from = 0;
+        } else {
+            self.www_dead_until -= by;
+            self.www_dead_from -= by;
+        }
+    }
 }
 
 /// The delimiter context of a candidate: the character just before it.
@@ -251,11 +277,18 @@ impl<'h> Scanner<'h> {
                 if n < state.pos || (n == usize::MAX && bound < to) || bound == 0 {
                     let window = &hay[state.pos..to];
                     let found = match k {
-                        0 if self.opts.email => memchr::memchr2(b':', b'@', window),
-                        0 => memchr::memchr(b':', window),
-                        _ => W_DOT[k - 1].find(window).map(|i| i + 1),
+                        0 if self.opts.email => {
+                            memchr::memchr2(b':', b'@', window).map(|i| state.pos + i)
+                        }
+                        0 => memchr::memchr(b':', window).map(|i| state.pos + i),
+                        // From one byte back: the `w` of a `w.` may lie
+                        // before the position, its `.` (the trigger) not.
+                        _ => {
+                            let from = state.pos.saturating_sub(1);
+                            W_DOT[k - 1].find(&hay[from..to]).map(|i| from + i + 1)
+                        }
                     };
-                    self.next[k] = (found.map_or(usize::MAX, |i| state.pos + i), to);
+                    self.next[k] = (found.unwrap_or(usize::MAX), to);
                 }
                 t = t.min(self.next[k].0);
             }

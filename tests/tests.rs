@@ -5,6 +5,7 @@
 mod extract_suites;
 mod mapping;
 mod parse_props;
+mod paths;
 mod resolve_suite;
 mod rules;
 mod scripts;

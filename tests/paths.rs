@@ -1,0 +1,153 @@
+//! One input, every path, identical hits (ripgrep's SearcherTester habit):
+//! the slice path (`Finder::find_iter`) and the streaming path
+//! (`Searcher::scan_reader`) with every small buffer size and readers that
+//! return a few bytes at a time.
+
+use std::io::Read;
+
+use iriscan::{Finder, Hit, Searcher};
+use proptest::prelude::*;
+
+/// Everything a hit reports, as plain data.
+type Row = (
+    usize,
+    usize,
+    u64,
+    u64,
+    &'static str,
+    String,
+    String,
+    bool,
+    Vec<&'static str>,
+);
+
+fn row(h: &Hit<'_>) -> Row {
+    (
+        h.start(),
+        h.end(),
+        h.line(),
+        h.column(),
+        h.kind().as_str(),
+        h.text().to_string(),
+        h.iri().to_string(),
+        h.is_valid(),
+        h.warnings().map(|w| w.as_str()).collect(),
+    )
+}
+
+/// A reader that hands out at most `chunk` bytes per read.
+struct Trickle<'a> {
+    data: &'a [u8],
+    chunk: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.chunk.min(out.len()).min(self.data.len());
+        out[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn slice_rows(finder: Finder, input: &[u8]) -> Vec<Row> {
+    finder.find_iter(input).map(|h| row(&h)).collect()
+}
+
+fn stream_rows(finder: Finder, input: &[u8], buffer: usize, chunk: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let summary = Searcher::new(finder)
+        .buffer_size(buffer)
+        .scan_reader(Trickle { data: input, chunk }, |h| {
+            rows.push(row(h));
+            Ok(true)
+        })
+        .expect("in-memory reads do not fail");
+    assert_eq!(summary.bytes, input.len() as u64);
+    // Bounded memory: a block, the longest IRI, context.
+    assert!(
+        summary.peak_buffer <= buffer + finder.get_max_len() + 256,
+        "{}",
+        summary.peak_buffer
+    );
+    rows
+}
+
+/// Runs `input` through every path and demands the slice path's hits.
+#[track_caller]
+fn all_paths_agree(finder: Finder, input: &[u8]) {
+    let expected = slice_rows(finder, input);
+    for buffer in [1, 2, 3, 4, 7, 64, 1000, iriscan::DEFAULT_BUFFER_SIZE] {
+        for chunk in [1, 3, 64, usize::MAX] {
+            if buffer > 64 && chunk < 64 && input.len() > 20_000 {
+                continue; // the small cases cover tiny reads; keep the suite fast
+            }
+            assert_eq!(
+                stream_rows(finder, input, buffer, chunk),
+                expected,
+                "buffer {buffer}, chunk {chunk}"
+            );
+        }
+    }
+}
+
+const TEXTS: &[&str] = &[
+    "",
+    "no links here",
+    "see http://example.com/ now",
+    "(https://en.wikipedia.org/wiki/Rust_(programming_language)).",
+    "詳細は https://ja.wikipedia.org/wiki/東京都 をご覧ください。連絡先は info@example.jp まで。",
+    "line1\r\nline2 www.example.com/x\r\n\r\nmailto:a@b.example, urn:isbn:0451450523",
+    "Note the warning in <http://www.ics.uci.edu/pub/\n   ietf/uri/historical.html#WARNING>.",
+    "<URL:http://a.example/x\n y> and <ftp://foo.example.\n   com/rfc/>.",
+    "invalid http://a.example/%zz then http://a.example/ok",
+    "http://www.scriptics.com参照 and ldap://でなければなりません",
+    "http://example.org[1]. 'http://a.example/b'c «http://x.example/»",
+];
+
+#[test]
+fn hand_written_texts_agree_on_every_path() {
+    for t in TEXTS {
+        all_paths_agree(Finder::new(), t.as_bytes());
+        all_paths_agree(Finder::new().www(false).email(false), t.as_bytes());
+    }
+}
+
+#[test]
+fn long_and_truncated_candidates_agree() {
+    let mut text = String::new();
+    for i in 0..40 {
+        text.push_str(&format!("x http://a.example/{} y\n", "é".repeat(i * 137)));
+    }
+    all_paths_agree(Finder::new().max_len(600), text.as_bytes());
+    all_paths_agree(Finder::new(), text.as_bytes());
+}
+
+#[test]
+fn megabytes_without_white_space_agree() {
+    let text = "http://a.example/".to_string() + &"abc.www.x@".repeat(30_000);
+    all_paths_agree(Finder::new(), text.as_bytes());
+}
+
+#[test]
+fn invalid_utf8_agrees() {
+    let mut bytes = b"http://a.example/\xFFb \xE6\x97 http://b.example/\xC0\xAF".to_vec();
+    bytes.extend_from_slice("éhttp://c.example\u{FFFD}x".as_bytes());
+    all_paths_agree(Finder::new(), &bytes);
+}
+
+const TOKENS: &[&str] = &[
+    "http://", "https://", "mailto:", "urn:x", "www.", "WWW.", "a", "b.c", ".com", "/", "@", ":",
+    "-", "'", "(", ")", "[1]", "{", "}", "<", ">", "<URL:", " ", "\n", "\r\n", "\n  ", "例え",
+    "。", "「", "」", "é", "😀", "?", "#", "%41", "%zz", "ą",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn generated_texts_agree_on_every_path(parts in prop::collection::vec(prop::sample::select(TOKENS), 0..400)) {
+        let text = parts.concat();
+        all_paths_agree(Finder::new().max_len(512), text.as_bytes());
+    }
+}
