@@ -17,6 +17,7 @@ mod host_mapping;
 mod ip_literal;
 mod leiri;
 mod lines;
+mod parallel;
 mod parse;
 #[cfg(test)]
 mod reference;

@@ -138,6 +138,16 @@ pub(crate) struct ScanState {
 }
 
 impl ScanState {
+    /// A state for scanning from `pos` as if the input started there (valid
+    /// where no backward scan crosses `pos`: see `parallel`).
+    pub fn at(pos: usize) -> ScanState {
+        ScanState {
+            pos,
+            last_end: pos,
+            ..ScanState::default()
+        }
+    }
+
     /// Moves every position back by `by` bytes, for a window whose first
     /// `by` bytes were dropped (everything before `pos - LOOKBEHIND`).
     pub fn shift(&mut self, by: usize) {

@@ -15,6 +15,7 @@ use std::io::{self, Read};
 use crate::finder::Finder;
 use crate::hit::Hit;
 use crate::lines::LineCounter;
+use crate::parallel::{MIN_PIECE, scan_window};
 use crate::scanner::{LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
 
 /// The default size of a read: 64 KiB.
@@ -52,6 +53,7 @@ pub struct Summary {
 pub struct Searcher {
     finder: Finder,
     buffer_size: usize,
+    threads: usize,
 }
 
 impl Searcher {
@@ -60,7 +62,18 @@ impl Searcher {
         Searcher {
             finder,
             buffer_size: DEFAULT_BUFFER_SIZE,
+            threads: 1,
         }
+    }
+
+    /// How many threads scan each block (default 1). With more than one,
+    /// blocks are read `threads` × 4 MiB at a time (unless
+    /// [`buffer_size`](Searcher::buffer_size) is set larger), cut into
+    /// pieces at white space and scanned on the rayon pool while the next
+    /// block is read; hits come out in the same order as with one thread.
+    pub fn threads(mut self, threads: usize) -> Searcher {
+        self.threads = threads.max(1);
+        self
     }
 
     /// How many bytes to read at a time (at least 1). The buffer holds this
@@ -85,65 +98,87 @@ impl Searcher {
         F: FnMut(&Hit<'_>) -> io::Result<bool>,
     {
         let opts = self.finder.options();
+        let parallel = self.threads > 1;
+        let block = if parallel {
+            self.buffer_size.max(self.threads * PARALLEL_BLOCK)
+        } else {
+            self.buffer_size
+        };
         // Bytes after the scan bound that a decision may need.
         let margin = opts.max_len + LOOKAHEAD;
-        let mut buf: Vec<u8> = Vec::with_capacity(self.buffer_size + margin + LOOKBEHIND);
+        let mut buf: Vec<u8> = Vec::with_capacity(block + margin + LOOKBEHIND);
+        let mut ahead: Vec<u8> = Vec::new();
         let mut base = 0usize;
         let mut state = ScanState::default();
         let mut lines = LineCounter::default();
         let mut summary = Summary::default();
-        let mut eof = false;
+        let mut eof = fill(&mut reader, &mut buf, block, &mut summary.bytes)?;
         loop {
-            // Fill: a block beyond what is carried over.
-            let target = buf.len() + self.buffer_size;
-            while !eof && buf.len() < target {
-                let len = buf.len();
-                buf.resize(target, 0);
-                match reader.read(&mut buf[len..]) {
-                    Ok(0) => {
-                        buf.truncate(len);
-                        eof = true;
-                    }
-                    Ok(n) => {
-                        buf.truncate(len + n);
-                        summary.bytes += n as u64;
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(len),
-                    Err(e) => {
-                        buf.truncate(len);
-                        return Err(e);
-                    }
-                }
-            }
-            summary.peak_buffer = summary.peak_buffer.max(buf.len());
+            summary.peak_buffer = summary.peak_buffer.max(buf.len() + ahead.capacity());
             // Scan every trigger whose outcome the bytes at hand decide.
             let to = if eof {
                 buf.len()
             } else {
                 buf.len().saturating_sub(margin)
             };
-            if to > state.pos || (eof && state.skipping) {
-                let mut result = Ok(true);
-                let mut scanner = Scanner::new(&buf, opts);
-                scanner.scan(&mut state, to, &mut |c| {
+            if parallel {
+                // Read the next block on this thread while the pool scans
+                // this one (the reader need not be `Send`).
+                let mut found = Vec::new();
+                let mut st = state.clone();
+                let mut read = Ok(true);
+                let mut bytes = 0;
+                let window: &[u8] = &buf;
+                rayon::in_place_scope(|scope| {
+                    scope.spawn(|_| {
+                        if to > st.pos {
+                            found =
+                                scan_window(window, opts, &mut st, to, self.threads * 4, MIN_PIECE);
+                        }
+                    });
+                    if !eof {
+                        read = fill(&mut reader, &mut ahead, block, &mut bytes);
+                    }
+                });
+                state = st;
+                for (c, hit) in found {
                     lines.advance(&buf, base, base + c.start);
                     let column = (base + c.start - lines.line_start()) as u64 + 1;
-                    let hit = Hit::new(&buf, c).locate(
-                        base + c.start,
-                        base + c.end,
-                        lines.line(),
-                        column,
-                    );
+                    let hit = hit.locate(base + c.start, base + c.end, lines.line(), column);
                     summary.hits += 1;
-                    result = sink(&hit);
-                    matches!(result, Ok(true))
-                });
-                if !result? {
+                    if !sink(&hit)? {
+                        return Ok(summary);
+                    }
+                }
+                summary.bytes += bytes;
+                if eof {
                     return Ok(summary);
                 }
-            }
-            if eof {
-                return Ok(summary);
+                eof = read?;
+            } else {
+                if to > state.pos {
+                    let mut result = Ok(true);
+                    let mut scanner = Scanner::new(&buf, opts);
+                    scanner.scan(&mut state, to, &mut |c| {
+                        lines.advance(&buf, base, base + c.start);
+                        let column = (base + c.start - lines.line_start()) as u64 + 1;
+                        let hit = Hit::new(&buf, c).locate(
+                            base + c.start,
+                            base + c.end,
+                            lines.line(),
+                            column,
+                        );
+                        summary.hits += 1;
+                        result = sink(&hit);
+                        matches!(result, Ok(true))
+                    });
+                    if !result? {
+                        return Ok(summary);
+                    }
+                }
+                if eof {
+                    return Ok(summary);
+                }
             }
             // Roll: keep the undecided tail and the context before it.
             let keep = state.pos.saturating_sub(LOOKBEHIND).min(buf.len());
@@ -151,6 +186,45 @@ impl Searcher {
             buf.drain(..keep);
             base += keep;
             state.shift(keep);
+            if parallel {
+                buf.append(&mut ahead);
+            } else {
+                eof = fill(&mut reader, &mut buf, block, &mut summary.bytes)?;
+            }
         }
     }
+}
+
+/// The block each thread gets when scanning in parallel.
+const PARALLEL_BLOCK: usize = 4 << 20;
+
+/// Reads up to `block` more bytes into `buf` (several reads if the reader
+/// returns less); returns whether the input ended.
+fn fill<R: Read>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    block: usize,
+    bytes: &mut u64,
+) -> io::Result<bool> {
+    let target = buf.len() + block;
+    while buf.len() < target {
+        let len = buf.len();
+        buf.resize(target, 0);
+        match reader.read(&mut buf[len..]) {
+            Ok(0) => {
+                buf.truncate(len);
+                return Ok(true);
+            }
+            Ok(n) => {
+                buf.truncate(len + n);
+                *bytes += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(len),
+            Err(e) => {
+                buf.truncate(len);
+                return Err(e);
+            }
+        }
+    }
+    Ok(false)
 }

@@ -151,3 +151,50 @@ proptest! {
         all_paths_agree(Finder::new().max_len(512), text.as_bytes());
     }
 }
+
+fn parallel_rows(finder: Finder, input: &[u8], threads: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    Searcher::new(finder)
+        .threads(threads)
+        .scan_reader(
+            Trickle {
+                data: input,
+                chunk: 1 << 20,
+            },
+            |h| {
+                rows.push(row(h));
+                Ok(true)
+            },
+        )
+        .expect("in-memory reads do not fail");
+    rows
+}
+
+#[test]
+fn parallel_paths_agree_on_a_large_input() {
+    // A few MiB of every hand-written text, wrapped IRIs and long runs, so
+    // the pool really cuts it into pieces.
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < 3 << 20 {
+        text.push_str(TEXTS[i % TEXTS.len()]);
+        text.push(if i % 7 == 0 { '\n' } else { ' ' });
+        if i % 997 == 0 {
+            text.push_str(&format!(
+                "<http://long.example/{}\n   tail> ",
+                "w".repeat(i % 9000)
+            ));
+        }
+        i += 1;
+    }
+    let finder = Finder::new();
+    let expected = slice_rows(finder, text.as_bytes());
+    assert!(expected.len() > 10_000);
+    for threads in [2, 3, 4, 8] {
+        assert_eq!(
+            parallel_rows(finder, text.as_bytes(), threads),
+            expected,
+            "{threads} threads"
+        );
+    }
+}

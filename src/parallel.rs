@@ -1,0 +1,198 @@
+//! Scanning one window of the input on several threads.
+//!
+//! The window is cut into pieces just after bytes that stop every backward
+//! scan (an ASCII byte that is neither a scheme nor an e-mail local-part
+//! character, typically white space). Each piece is scanned on the rayon
+//! pool for the triggers inside it, reading past its end where a candidate
+//! goes on, and building its hits (validation included) there. The pieces
+//! are then joined in order: a piece is taken as computed unless the
+//! previous piece's last candidate reached into it (a `<…>` IRI wrapped
+//! over lines, a truncated run); then it is scanned again, sequentially,
+//! from where that candidate ended. The result is exactly the sequential
+//! scan's (the tests compare them).
+
+use rayon::prelude::*;
+
+use crate::hit::Hit;
+use crate::scanner::{Candidate, Options, ScanState, Scanner};
+
+/// Pieces smaller than this are not worth a task.
+pub(crate) const MIN_PIECE: usize = 256 * 1024;
+
+/// Whether a piece may start right after `b`: no backward scan (scheme,
+/// e-mail local part, `www.` glue check) crosses such a byte.
+fn is_cut_byte(b: u8) -> bool {
+    b.is_ascii() && !b.is_ascii_alphanumeric() && !matches!(b, b'+' | b'-' | b'.' | b'_' | b'%')
+}
+
+/// Cut points strictly inside `from..to`, about `n` pieces of even size.
+fn cuts(hay: &[u8], from: usize, to: usize, n: usize) -> Vec<usize> {
+    let mut cuts = vec![from];
+    for k in 1..n {
+        let target = from + (to - from) * k / n;
+        let last = *cuts.last().unwrap_or(&from);
+        if target <= last {
+            continue;
+        }
+        if let Some(i) = hay[target..to].iter().position(|&b| is_cut_byte(b)) {
+            let cut = target + i + 1;
+            if cut < to && cut > last {
+                cuts.push(cut);
+            }
+        }
+    }
+    cuts.push(to);
+    cuts
+}
+
+fn scan_piece<'h>(
+    hay: &'h [u8],
+    opts: Options,
+    state: &mut ScanState,
+    to: usize,
+) -> Vec<(Candidate, Hit<'h>)> {
+    let mut out = Vec::new();
+    Scanner::new(hay, opts).scan(state, to, &mut |c| {
+        out.push((c, Hit::new(hay, c)));
+        true
+    });
+    out
+}
+
+/// Scans the triggers of `hay` in `state.pos..to` in up to `pieces`
+/// pieces of at least `min_piece` bytes on the rayon pool; returns the
+/// candidates with their (unlocated) hits in order and leaves `state` as
+/// the sequential scan would.
+pub(crate) fn scan_window<'h>(
+    hay: &'h [u8],
+    opts: Options,
+    state: &mut ScanState,
+    to: usize,
+    pieces: usize,
+    min_piece: usize,
+) -> Vec<(Candidate, Hit<'h>)> {
+    let from = state.pos.min(to);
+    let n = pieces.min((to - from) / min_piece.max(1)).max(1);
+    let cuts = cuts(hay, from, to, n);
+    if cuts.len() <= 2 {
+        return scan_piece(hay, opts, state, to);
+    }
+    let first = state.clone();
+    let mut pieces: Vec<(ScanState, Vec<(Candidate, Hit<'h>)>)> = cuts
+        .par_windows(2)
+        .enumerate()
+        .map(|(i, w)| {
+            let mut st = if i == 0 {
+                first.clone()
+            } else {
+                ScanState::at(w[0])
+            };
+            let hits = scan_piece(hay, opts, &mut st, w[1]);
+            (st, hits)
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut cur = first;
+    for (i, (st, hits)) in pieces.iter_mut().enumerate() {
+        if i > 0 && (cur.pos > cuts[i] || cur.skipping) {
+            // The previous piece's last candidate reached into this one:
+            // this piece's own scan started from a wrong state.
+            out.extend(scan_piece(hay, opts, &mut cur, cuts[i + 1]));
+            continue;
+        }
+        out.append(hits);
+        let work = cur.work;
+        cur = st.clone();
+        cur.work += work;
+    }
+    *state = cur;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn sequential(hay: &[u8], opts: Options) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        Scanner::new(hay, opts).scan(&mut ScanState::default(), hay.len(), &mut |c| {
+            out.push(c);
+            true
+        });
+        out
+    }
+
+    const TOKENS: &[&str] = &[
+        "http://",
+        "https://",
+        "mailto:",
+        "urn:x",
+        "www.",
+        "a",
+        "b.c",
+        ".com",
+        "/",
+        "@",
+        ":",
+        "-",
+        "'",
+        "(",
+        ")",
+        "<",
+        ">",
+        "<URL:",
+        " ",
+        "\n",
+        "\n  ",
+        "例え",
+        "。",
+        "é",
+        "?",
+        "#",
+        "%zz",
+        "ą",
+        "x@y.example",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// 1 to 8 pieces of any size give the sequential scan's candidates.
+        #[test]
+        fn pieces_agree_with_the_sequential_scan(
+            parts in prop::collection::vec(prop::sample::select(TOKENS), 0..300),
+            pieces in 1usize..=8,
+            max_len in prop::sample::select(vec![512usize, 8192]),
+        ) {
+            let text = parts.concat();
+            let hay = text.as_bytes();
+            let opts = Options { max_len, ..Options::default() };
+            let mut state = ScanState::default();
+            let got: Vec<Candidate> = scan_window(hay, opts, &mut state, hay.len(), pieces, 1)
+                .into_iter()
+                .map(|(c, _)| c)
+                .collect();
+            prop_assert_eq!(got, sequential(hay, opts));
+        }
+    }
+
+    #[test]
+    fn a_wrapped_iri_across_a_cut_is_scanned_again() {
+        let text = format!(
+            "{}<http://a.example/b\n   c/d> {}",
+            "x ".repeat(40),
+            "y ".repeat(40)
+        );
+        let hay = text.as_bytes();
+        let opts = Options::default();
+        for pieces in 1..=8 {
+            let mut state = ScanState::default();
+            let got: Vec<Candidate> = scan_window(hay, opts, &mut state, hay.len(), pieces, 1)
+                .into_iter()
+                .map(|(c, _)| c)
+                .collect();
+            assert_eq!(got, sequential(hay, opts), "{pieces} pieces");
+        }
+    }
+}
