@@ -1,0 +1,109 @@
+//! The command line: what the user can ask for (PRODUCT.md §4).
+//!
+//! Every option is one line of `--help`; combinations that have no meaning
+//! are refused by clap (exit status 2) rather than silently ignored.
+
+use std::ffi::OsString;
+
+use clap::{Parser, ValueEnum};
+use iriscan::{Finder, HostMapping, UriOptions};
+
+const ABOUT: &str = "\
+Find IRIs (RFC 3987 internationalized links) in text of any language.
+
+Finds `scheme:` links (`https://…`, `urn:…`, `mailto:…`, any registered
+scheme), `www.` hosts and e-mail addresses, validates each against the RFC
+3987bis grammar, and prints one IRI per line (`PATH:` before it when there are
+several inputs). With no PATH, or PATH `-`, reads standard input (shown as
+`<stdin>`). Directories are searched recursively in file-name order; symbolic
+links inside them are not followed.
+
+Exit status: 0 if something was found, 1 if nothing, 2 on an error (an
+unreadable input, an invalid line with --each-line, a bad argument).";
+
+/// The arguments, as parsed by clap.
+#[derive(Parser, Debug)]
+#[command(name = "iriscan", version, about = ABOUT)]
+pub struct Args {
+    /// Files or directories to scan (none or `-`: standard input)
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<OsString>,
+
+    /// Print the URI (UTF-8 %-encoding, IDNA host) instead of the IRI
+    #[arg(long)]
+    pub uri: bool,
+
+    /// Print one JSON object per hit per line (offsets, line, column, IRI, URI, kind)
+    #[arg(long)]
+    pub json: bool,
+
+    /// Print the number of hits per input instead of the hits
+    #[arg(long, conflicts_with = "json")]
+    pub count: bool,
+
+    /// Print each distinct IRI (URI with --uri) once, across all inputs
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Also print rejected candidates, with the reason and its byte offset
+    #[arg(long)]
+    pub invalid: bool,
+
+    /// Do not find scheme-less `www.` hosts
+    #[arg(long)]
+    pub no_www: bool,
+
+    /// Do not find e-mail addresses
+    #[arg(long)]
+    pub no_email: bool,
+
+    /// Cut IRIs longer than BYTES (at least 512; default 8192), with a warning
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(512..))]
+    pub max_len: Option<u64>,
+
+    /// Map non-ASCII hosts in URIs with `idna` (punycode, the default) or `percent`
+    #[arg(
+        long,
+        value_enum,
+        value_name = "HOW",
+        default_value_t = HostMappingArg::Idna,
+        hide_default_value = true,
+        hide_possible_values = true
+    )]
+    pub host_mapping: HostMappingArg,
+
+    /// Treat every input line as one IRI reference: print its URI, report invalid lines
+    #[arg(
+        long,
+        conflicts_with_all = ["count", "unique", "invalid", "no_www", "no_email", "max_len"]
+    )]
+    pub each_line: bool,
+}
+
+/// The values of `--host-mapping`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HostMappingArg {
+    /// UTS #46 ToASCII (RFC 3987bis §3.4.2)
+    Idna,
+    /// Percent-encode the UTF-8 of the host (RFC 3987bis §3.4.1)
+    Percent,
+}
+
+impl Args {
+    /// The finder these arguments ask for.
+    pub fn finder(&self) -> Finder {
+        let mut f = Finder::new().www(!self.no_www).email(!self.no_email);
+        if let Some(n) = self.max_len {
+            f = f.max_len(usize::try_from(n).unwrap_or(usize::MAX));
+        }
+        f
+    }
+
+    /// The IRI → URI mapping options these arguments ask for.
+    pub fn uri_options(&self) -> UriOptions {
+        UriOptions::new().host_mapping(match self.host_mapping {
+            HostMappingArg::Idna => HostMapping::Idna,
+            HostMappingArg::Percent => HostMapping::PercentEncode,
+        })
+    }
+}

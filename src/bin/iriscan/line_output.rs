@@ -1,0 +1,101 @@
+//! Printing the verdicts of `--each-line`.
+//!
+//! Plain output keeps the lines aligned: one output line per input line,
+//! the URI of a valid line, an empty line for an invalid one (whose reason
+//! goes to standard error as `PATH:LINE: invalid IRI reference: …`). So
+//! `paste input.txt output.txt` pairs every input with its URI, and a job
+//! that reads the two files side by side cannot slip by one row. (An empty
+//! input line is a valid, empty, IRI reference and also prints an empty
+//! line.) With `--json` every line gives one object, valid or not; the
+//! object carries the reason, so nothing goes to standard error.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+
+use crate::each_line::Checked;
+use crate::json::{LineRecord, map_warning};
+
+/// Prints line verdicts to `out` (and the reasons of invalid lines to
+/// standard error).
+pub struct LinePrinter<W: Write> {
+    out: W,
+    json: bool,
+    with_path: bool,
+    /// Whether some line was valid.
+    found: bool,
+    /// Whether some line was invalid.
+    invalid: bool,
+}
+
+impl<W: Write> LinePrinter<W> {
+    pub fn new(out: W, json: bool, with_path: bool) -> LinePrinter<W> {
+        LinePrinter {
+            out,
+            json,
+            with_path,
+            found: false,
+            invalid: false,
+        }
+    }
+
+    /// Whether some line was a valid IRI reference.
+    pub fn found(&self) -> bool {
+        self.found
+    }
+
+    /// Whether some line was not.
+    pub fn saw_invalid(&self) -> bool {
+        self.invalid
+    }
+
+    pub fn line(&mut self, path: &str, c: &Checked<'_>) -> io::Result<()> {
+        let valid = c.error.is_none();
+        self.found |= valid;
+        self.invalid |= !valid;
+        if self.json {
+            let record = LineRecord {
+                path,
+                line: c.line,
+                input: match c.text {
+                    Some(t) => Cow::Borrowed(t),
+                    None => String::from_utf8_lossy(c.raw),
+                },
+                valid,
+                absolute: c.absolute,
+                error: c.error.as_ref().map(|e| e.to_string()),
+                iri: if valid { c.text } else { None },
+                uri: c.uri.as_ref().map(|m| &*m.uri),
+                warnings: c
+                    .uri
+                    .iter()
+                    .flat_map(|m| m.warnings.iter().map(map_warning))
+                    .collect(),
+            };
+            serde_json::to_writer(&mut self.out, &record)?;
+            return self.out.write_all(b"\n");
+        }
+        if self.with_path {
+            write!(self.out, "{path}:")?;
+        }
+        match (&c.error, &c.uri) {
+            (None, Some(m)) => self.out.write_all(m.uri.as_bytes())?,
+            (Some(e), _) => {
+                // Flushed first, so that on a terminal the message appears
+                // among the lines it is about. A message that cannot be
+                // written must not end the run.
+                self.out.flush()?;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "{path}:{}: invalid IRI reference: {e}",
+                    c.line
+                );
+            }
+            (None, None) => {}
+        }
+        self.out.write_all(b"\n")
+    }
+
+    pub fn end_input(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}

@@ -1,0 +1,856 @@
+//! The `iriscan` command line (PRODUCT.md §4), run as a program: every
+//! option, every exit status, the output formats, and the central promise
+//! that the offsets printed slice the input to the text printed.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_iriscan");
+
+/// A directory of its own for one test, removed afterwards.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("iriscan-cli-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// Writes `bytes` to `rel` (creating directories) and returns its path.
+    fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a run of the program gave.
+#[derive(Debug)]
+struct Run {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+
+    fn json(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    }
+}
+
+/// Runs the program in `dir` (so that relative paths are printed as
+/// given) with `args`, feeding it `stdin`.
+fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run iriscan");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    // A writer thread, so that a large stdin cannot deadlock with stdout.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Run {
+        status: out.status.code().expect("exited normally"),
+        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    }
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Run {
+    run_in(&std::env::temp_dir(), args, stdin)
+}
+
+fn keys(v: &Value) -> BTreeSet<&str> {
+    v.as_object()
+        .expect("a JSON object")
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+fn set<'a>(names: &[&'a str]) -> BTreeSet<&'a str> {
+    names.iter().copied().collect()
+}
+
+const HIT_FIELDS: &[&str] = &[
+    "path", "start", "end", "line", "column", "text", "iri", "uri", "kind",
+];
+
+/// A UTF-8 file in several scripts, with CRLF line endings, a `<…>` IRI
+/// wrapped over two lines, an e-mail address, a `www.` host with LEIRI
+/// characters and an invalid candidate.
+const MULTI: &str = "日本語の説明：https://ja.wikipedia.org/wiki/東京都。詳しくは info@例え.jp まで。\r\n\
+العربية: راجع https://ar.wikipedia.org/wiki/القاهرة، شكرا\r\n\
+Emoji 🎉 party at https://example.org/🎉/party?q=✨ — yes!\r\n\
+Wrapped: <https://example.org/a/very/long/\r\n   path/東京> end. \
+Also www.example.com/wiki/Blur_[band] and (https://en.wikipedia.org/wiki/Rust_(programming_language)).\r\n\
+bad: http://a.com/%zz end\r\n";
+
+// ---------------------------------------------------------------------------
+// Offsets, lines and columns.
+
+#[test]
+fn offsets_slice_the_input_to_the_text() {
+    let dir = TempDir::new("offsets");
+    dir.write("multi.txt", MULTI);
+    let r = run_in(dir.path(), &["--json", "--invalid", "multi.txt"], b"");
+    assert_eq!(r.status, 0, "{r:?}");
+    let hits = r.json();
+    assert_eq!(hits.len(), 8, "{}", r.stdout);
+    let bytes = MULTI.as_bytes();
+    for h in &hits {
+        let (start, end) = (
+            h["start"].as_u64().unwrap() as usize,
+            h["end"].as_u64().unwrap() as usize,
+        );
+        assert_eq!(
+            std::str::from_utf8(&bytes[start..end]).unwrap(),
+            h["text"].as_str().unwrap(),
+            "{h}"
+        );
+        // line and column agree with counting by hand from the start.
+        let before = &bytes[..start];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        assert_eq!(h["line"], line as u64, "{h}");
+        assert_eq!(h["column"], (start - line_start + 1) as u64, "{h}");
+    }
+
+    // A few by hand: 7 three-byte characters before the first IRI …
+    assert_eq!(
+        (&hits[0]["line"], &hits[0]["column"]),
+        (&Value::from(1), &Value::from(22))
+    );
+    assert_eq!(hits[0]["iri"], "https://ja.wikipedia.org/wiki/東京都");
+    // … "العربية: راجع " is 11 two-byte letters and 3 ASCII bytes …
+    assert_eq!(
+        (&hits[2]["line"], &hits[2]["column"]),
+        (&Value::from(2), &Value::from(26))
+    );
+    // … "Emoji 🎉 party at " is 16 ASCII bytes and one four-byte emoji …
+    assert_eq!(
+        (&hits[3]["line"], &hits[3]["column"]),
+        (&Value::from(3), &Value::from(21))
+    );
+    assert_eq!(hits[3]["iri"], "https://example.org/🎉/party?q=✨");
+    // … and the wrapped IRI starts after "Wrapped: <", spans the CRLF, and
+    // its IRI is the text without the white space.
+    let w = &hits[4];
+    assert_eq!(
+        (&w["line"], &w["column"]),
+        (&Value::from(4), &Value::from(11))
+    );
+    assert_eq!(
+        w["text"],
+        "https://example.org/a/very/long/\r\n   path/東京"
+    );
+    assert_eq!(w["iri"], "https://example.org/a/very/long/path/東京");
+    assert_eq!(
+        w["uri"],
+        "https://example.org/a/very/long/path/%E6%9D%B1%E4%BA%AC"
+    );
+    // The e-mail address and the www. host get their scheme.
+    assert_eq!(hits[1]["kind"], "email");
+    assert_eq!(hits[1]["iri"], "mailto:info@例え.jp");
+    assert_eq!(hits[5]["kind"], "www");
+    assert_eq!(hits[5]["iri"], "http://www.example.com/wiki/Blur_[band]");
+    assert_eq!(
+        hits[6]["iri"],
+        "https://en.wikipedia.org/wiki/Rust_(programming_language)"
+    );
+    // The invalid candidate: its error offset points at the '%' in the input.
+    let bad = &hits[7];
+    assert_eq!(bad["valid"], false);
+    let at = bad["error_offset"].as_u64().unwrap() as usize;
+    assert_eq!(&MULTI[at..at + 3], "%zz");
+    assert_eq!(
+        (&bad["line"], &bad["column"]),
+        (&Value::from(6), &Value::from(6))
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Inputs: standard input, files, directories, prefixes.
+
+#[test]
+fn one_file_prints_one_iri_per_line_without_prefix() {
+    let dir = TempDir::new("one-file");
+    dir.write("a.txt", MULTI);
+    let r = run_in(dir.path(), &["a.txt"], b"");
+    assert_eq!(r.status, 0);
+    assert_eq!(
+        r.lines(),
+        [
+            "https://ja.wikipedia.org/wiki/東京都",
+            "mailto:info@例え.jp",
+            "https://ar.wikipedia.org/wiki/القاهرة",
+            "https://example.org/🎉/party?q=✨",
+            "https://example.org/a/very/long/path/東京",
+            "http://www.example.com/wiki/Blur_[band]",
+            "https://en.wikipedia.org/wiki/Rust_(programming_language)",
+        ]
+    );
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn standard_input_without_path_or_with_dash() {
+    let text = b"see http://example.org/x and bob@example.com\n";
+    for args in [&[][..], &["-"][..]] {
+        let r = run(args, text);
+        assert_eq!(r.status, 0);
+        assert_eq!(
+            r.lines(),
+            ["http://example.org/x", "mailto:bob@example.com"]
+        );
+    }
+    let r = run(&["--json"], text);
+    assert!(r.json().iter().all(|h| h["path"] == "<stdin>"));
+}
+
+#[test]
+fn several_inputs_get_path_prefixes() {
+    let dir = TempDir::new("prefixes");
+    dir.write("a.txt", "http://a.example/\n");
+    dir.write("b.txt", "http://b.example/ and http://b2.example/\n");
+    let r = run_in(dir.path(), &["a.txt", "b.txt"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "a.txt:http://a.example/",
+            "b.txt:http://b.example/",
+            "b.txt:http://b2.example/"
+        ]
+    );
+    let r = run_in(dir.path(), &["a.txt", "-"], b"http://s.example/");
+    assert_eq!(
+        r.lines(),
+        ["a.txt:http://a.example/", "<stdin>:http://s.example/"]
+    );
+    // JSON always names the path, with one input too.
+    let r = run_in(dir.path(), &["--json", "a.txt"], b"");
+    assert_eq!(r.json()[0]["path"], "a.txt");
+}
+
+#[test]
+fn directories_recurse_in_name_order_without_following_inner_links() {
+    let dir = TempDir::new("recurse");
+    dir.write("d/b.txt", "http://b.example/\n");
+    dir.write("d/a.txt", "http://a.example/\n");
+    dir.write("d/Z.txt", "http://z.example/\n");
+    dir.write("d/sub/c.txt", "http://c.example/\n");
+    dir.write("d/sub/empty.txt", "no links\n");
+    dir.write("outside/o.txt", "http://outside.example/\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::symlink;
+        symlink("../a.txt", dir.path().join("d/sub/link-to-file.txt")).unwrap();
+        symlink("../../outside", dir.path().join("d/sub/link-to-dir")).unwrap();
+        symlink("..", dir.path().join("d/sub/loop")).unwrap();
+    }
+    let r = run_in(dir.path(), &["d"], b"");
+    assert_eq!(r.status, 0, "{r:?}");
+    // Byte order of names: upper case before lower case; a directory
+    // takes its place among the files.
+    assert_eq!(
+        r.lines(),
+        [
+            "d/Z.txt:http://z.example/",
+            "d/a.txt:http://a.example/",
+            "d/b.txt:http://b.example/",
+            "d/sub/c.txt:http://c.example/",
+        ]
+    );
+    let r = run_in(dir.path(), &["--count", "d"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "d/Z.txt:1",
+            "d/a.txt:1",
+            "d/b.txt:1",
+            "d/sub/c.txt:1",
+            "d/sub/empty.txt:0"
+        ]
+    );
+    // A symbolic link named on the command line is followed.
+    #[cfg(unix)]
+    {
+        let r = run_in(dir.path(), &["d/sub/link-to-file.txt"], b"");
+        assert_eq!(r.lines(), ["http://a.example/"]);
+        let r = run_in(dir.path(), &["d/sub/link-to-dir"], b"");
+        assert_eq!(
+            r.lines(),
+            ["d/sub/link-to-dir/o.txt:http://outside.example/"]
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Exit status and errors.
+
+#[test]
+fn nothing_found_exits_1() {
+    let r = run(&[], b"Note: 12:30, std::vec, key:value, localhost:8080.\n");
+    assert_eq!(
+        (r.status, r.stdout.as_str(), r.stderr.as_str()),
+        (1, "", "")
+    );
+    let r = run(&[], b"");
+    assert_eq!(r.status, 1);
+}
+
+#[test]
+fn unreadable_paths_are_reported_and_the_rest_is_scanned() {
+    let dir = TempDir::new("unreadable");
+    dir.write("a.txt", "http://a.example/\n");
+    dir.write("z.txt", "http://z.example/\n");
+    let r = run_in(
+        dir.path(),
+        &["a.txt", "missing.txt", "a.txt/below", "z.txt"],
+        b"",
+    );
+    assert_eq!(r.status, 2, "an error wins over found: {r:?}");
+    assert_eq!(
+        r.lines(),
+        ["a.txt:http://a.example/", "z.txt:http://z.example/"]
+    );
+    let errors: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(errors.len(), 2, "{}", r.stderr);
+    assert!(
+        errors[0].starts_with("iriscan: missing.txt: No such file or directory"),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with("iriscan: a.txt/below: Not a directory"),
+        "{}",
+        errors[1]
+    );
+
+    // Nothing found and an error: still 2.
+    let r = run_in(dir.path(), &["missing.txt"], b"");
+    assert_eq!((r.status, r.stdout.as_str()), (2, ""));
+
+    // A file that exists but cannot be read (the kernel refuses to read
+    // this one from offset 0, also for root).
+    #[cfg(target_os = "linux")]
+    {
+        let r = run_in(dir.path(), &["/proc/self/mem", "z.txt"], b"");
+        assert_eq!(r.status, 2);
+        assert_eq!(r.lines(), ["z.txt:http://z.example/"]);
+        assert!(
+            r.stderr.starts_with("iriscan: /proc/self/mem: "),
+            "{}",
+            r.stderr
+        );
+    }
+
+    // Permissions (meaningless for root, who reads everything).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let p = dir.write("locked.txt", "http://locked.example/\n");
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
+        if std::fs::read(&p).is_err() {
+            let r = run_in(dir.path(), &["locked.txt", "z.txt"], b"");
+            assert_eq!(r.status, 2);
+            assert_eq!(r.lines(), ["z.txt:http://z.example/"]);
+            assert!(
+                r.stderr.contains("locked.txt: Permission denied"),
+                "{}",
+                r.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    for args in [
+        &["--no-such-option"][..],
+        &["--json", "--count"],
+        &["--max-len", "100"],
+        &["--max-len", "many"],
+        &["--host-mapping", "punycode"],
+        &["--each-line", "--count"],
+        &["--each-line", "--unique"],
+        &["--each-line", "--invalid"],
+        &["--each-line", "--no-www"],
+        &["--each-line", "--no-email"],
+        &["--each-line", "--max-len", "600"],
+    ] {
+        let r = run(args, b"http://a.example/\n");
+        assert_eq!(r.status, 2, "{args:?}");
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert!(!r.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn broken_pipe_ends_quietly_with_status_0() {
+    let dir = TempDir::new("pipe");
+    let mut big = String::new();
+    for i in 0..100_000 {
+        big.push_str(&format!("line {i}: http://example.org/{i}\n"));
+    }
+    dir.write("big.txt", &big);
+    let mut child = Command::new(BIN)
+        .arg("big.txt")
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "http://example.org/0\n");
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+// ---------------------------------------------------------------------------
+// Options.
+
+#[test]
+fn uri_prints_the_mapped_uri_and_host_mapping_chooses_the_host_form() {
+    let text = "→ http://例え.テスト/パス?q={x} and www.bücher.de/ä\n".as_bytes();
+    let r = run(&["--uri"], text);
+    assert_eq!(
+        r.lines(),
+        [
+            "http://xn--r8jz45g.xn--zckzah/%E3%83%91%E3%82%B9?q=%7Bx%7D",
+            "http://www.xn--bcher-kva.de/%C3%A4",
+        ]
+    );
+    let r = run(&["--uri", "--host-mapping", "percent"], text);
+    assert_eq!(
+        r.lines(),
+        [
+            "http://%E4%BE%8B%E3%81%88.%E3%83%86%E3%82%B9%E3%83%88/%E3%83%91%E3%82%B9?q=%7Bx%7D",
+            "http://www.b%C3%BCcher.de/%C3%A4",
+        ]
+    );
+    let r = run(&["--uri", "--host-mapping", "idna"], text);
+    assert_eq!(r.lines()[1], "http://www.xn--bcher-kva.de/%C3%A4");
+    // JSON carries both, whatever --uri says.
+    let r = run(&["--json", "--host-mapping", "percent"], text);
+    assert_eq!(r.json()[1]["uri"], "http://www.b%C3%BCcher.de/%C3%A4");
+    assert_eq!(r.json()[1]["iri"], "http://www.bücher.de/ä");
+}
+
+#[test]
+fn json_has_exactly_the_documented_fields() {
+    let r = run(&["--json"], b"a http://a.example/x b");
+    let hits = r.json();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(keys(&hits[0]), set(HIT_FIELDS));
+    assert_eq!(hits[0]["kind"], "iri");
+    assert_eq!(
+        (&hits[0]["start"], &hits[0]["end"]),
+        (&Value::from(2), &Value::from(20))
+    );
+
+    // Warnings only when there are some: LEIRI characters, IDNA failures.
+    let r = run(
+        &["--json"],
+        "q www.example.org/a{b} and http://aא.example/ \n".as_bytes(),
+    );
+    let hits = r.json();
+    let mut with = set(HIT_FIELDS);
+    with.insert("warnings");
+    assert_eq!(keys(&hits[0]), with);
+    assert_eq!(hits[0]["kind"], "www");
+    let w = hits[0]["warnings"].as_array().unwrap();
+    assert_eq!(w.len(), 1);
+    assert!(w[0].as_str().unwrap().starts_with("leiri: "), "{w:?}");
+    let w = hits[1]["warnings"].as_array().unwrap();
+    assert_eq!(w.len(), 1);
+    assert!(w[0].as_str().unwrap().starts_with("idna: "), "{w:?}");
+    assert_eq!(hits[1]["uri"], "http://a%D7%90.example/");
+}
+
+#[test]
+fn invalid_prints_rejected_candidates_with_reason_and_input_offset() {
+    let text = b"ok http://a.example/ then www.exa%mple.com and http://b.example/%zz\n";
+    // Dropped by default: only the valid hit, and an input with only
+    // invalid candidates has found nothing.
+    let r = run(&[], text);
+    assert_eq!(r.lines(), ["http://a.example/"]);
+    let r = run(&[], b"www.exa%mple.com");
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+
+    let r = run(&["--invalid"], text);
+    assert_eq!(r.status, 0);
+    assert_eq!(
+        r.lines(),
+        [
+            "http://a.example/",
+            "http://www.exa%mple.com\tinvalid: '%' at byte 33 is not followed by two hex digits (pct-encoded)",
+            "http://b.example/%zz\tinvalid: '%' at byte 64 is not followed by two hex digits (pct-encoded)",
+        ]
+    );
+    assert_eq!(text[33], b'%');
+    assert_eq!(text[64], b'%');
+    // The rejected IRI is shown as it is, also with --uri.
+    let r = run(&["--invalid", "--uri"], text);
+    assert_eq!(
+        r.lines()[2],
+        "http://b.example/%zz\tinvalid: '%' at byte 64 is not followed by two hex digits (pct-encoded)"
+    );
+    // Only invalid candidates, but printed: something was found.
+    let r = run(&["--invalid"], b"www.exa%mple.com");
+    assert_eq!(r.status, 0);
+
+    let r = run(&["--json", "--invalid"], text);
+    let hits = r.json();
+    let mut fields = set(HIT_FIELDS);
+    fields.extend(["valid", "error", "error_offset"]);
+    for h in &hits {
+        assert_eq!(keys(h), fields, "{h}");
+    }
+    assert_eq!(hits[0]["valid"], true);
+    assert_eq!(hits[0]["error"], Value::Null);
+    assert_eq!(hits[0]["error_offset"], Value::Null);
+    assert_eq!(hits[1]["valid"], false);
+    assert_eq!(hits[1]["error_offset"], 33);
+    assert_eq!(
+        hits[1]["error"],
+        "'%' at byte 33 is not followed by two hex digits (pct-encoded)"
+    );
+    assert_eq!(hits[1]["text"], "www.exa%mple.com");
+    assert_eq!(hits[2]["error_offset"], 64);
+}
+
+#[test]
+fn count_prints_hits_per_input() {
+    let dir = TempDir::new("count");
+    dir.write(
+        "two.txt",
+        "http://a.example/ http://a.example/ www.exa%mple.com\n",
+    );
+    dir.write("none.txt", "nothing\n");
+    let r = run_in(dir.path(), &["--count", "two.txt"], b"");
+    assert_eq!((r.status, r.lines()), (0, vec!["2"]));
+    let r = run_in(dir.path(), &["--count", "none.txt"], b"");
+    assert_eq!((r.status, r.lines()), (1, vec!["0"]));
+    let r = run_in(dir.path(), &["--count", "two.txt", "none.txt"], b"");
+    assert_eq!((r.status, r.lines()), (0, vec!["two.txt:2", "none.txt:0"]));
+    // It counts what would be printed: rejected candidates with
+    // --invalid, first occurrences with --unique.
+    let r = run_in(dir.path(), &["--count", "--invalid", "two.txt"], b"");
+    assert_eq!(r.lines(), ["3"]);
+    let r = run_in(
+        dir.path(),
+        &["--count", "--unique", "two.txt", "two.txt"],
+        b"",
+    );
+    assert_eq!(r.lines(), ["two.txt:1", "two.txt:0"]);
+    let r = run(&["--count"], b"mail bob@example.com");
+    assert_eq!(r.lines(), ["1"]);
+}
+
+#[test]
+fn unique_prints_each_key_once_first_occurrence_wins() {
+    let dir = TempDir::new("unique");
+    dir.write(
+        "a.txt",
+        "http://b.example/ http://a.example/ http://b.example/\n",
+    );
+    dir.write(
+        "b.txt",
+        "http://a.example/ http://例え.jp/ http://xn--r8jz45g.jp/\n",
+    );
+    let r = run_in(dir.path(), &["--unique", "a.txt", "b.txt"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "a.txt:http://b.example/",
+            "a.txt:http://a.example/",
+            "b.txt:http://例え.jp/",
+            "b.txt:http://xn--r8jz45g.jp/",
+        ]
+    );
+    // With --uri the key is the URI: the IDN and its punycode are one.
+    let r = run_in(dir.path(), &["--unique", "--uri", "a.txt", "b.txt"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "a.txt:http://b.example/",
+            "a.txt:http://a.example/",
+            "b.txt:http://xn--r8jz45g.jp/"
+        ]
+    );
+    // With --json: the first hit of each key.
+    let r = run_in(
+        dir.path(),
+        &["--unique", "--json", "--uri", "a.txt", "b.txt"],
+        b"",
+    );
+    let hits = r.json();
+    assert_eq!(hits.len(), 3);
+    assert_eq!(
+        (&hits[0]["path"], &hits[0]["start"]),
+        (&Value::from("a.txt"), &Value::from(0))
+    );
+    assert_eq!(hits[2]["iri"], "http://例え.jp/");
+    // Without --unique everything is printed.
+    let r = run_in(dir.path(), &["a.txt", "b.txt"], b"");
+    assert_eq!(r.lines().len(), 6);
+}
+
+#[test]
+fn no_www_and_no_email() {
+    let text = b"www.example.org and bob@example.com and http://x.example/\n";
+    let r = run(&[], text);
+    assert_eq!(
+        r.lines(),
+        [
+            "http://www.example.org",
+            "mailto:bob@example.com",
+            "http://x.example/"
+        ]
+    );
+    let r = run(&["--no-www"], text);
+    assert_eq!(r.lines(), ["mailto:bob@example.com", "http://x.example/"]);
+    let r = run(&["--no-email"], text);
+    assert_eq!(r.lines(), ["http://www.example.org", "http://x.example/"]);
+    let r = run(
+        &["--no-www", "--no-email"],
+        b"www.example.org bob@example.com",
+    );
+    assert_eq!(r.status, 1);
+}
+
+#[test]
+fn max_len_truncates_with_a_warning() {
+    let long = format!("see http://example.org/{} end", "a".repeat(1000));
+    let r = run(&["--json"], long.as_bytes());
+    let h = &r.json()[0];
+    assert_eq!(
+        h["iri"].as_str().unwrap().len(),
+        "http://example.org/".len() + 1000
+    );
+    assert!(h.get("warnings").is_none());
+
+    let r = run(&["--json", "--max-len", "600"], long.as_bytes());
+    let h = &r.json()[0];
+    assert_eq!(h["iri"].as_str().unwrap().len(), 600);
+    assert_eq!(
+        h["end"].as_u64().unwrap() - h["start"].as_u64().unwrap(),
+        600
+    );
+    let w = h["warnings"].as_array().unwrap();
+    assert!(w[0].as_str().unwrap().starts_with("truncated: "), "{w:?}");
+}
+
+#[test]
+fn help_describes_what_is_found_and_every_option_in_one_line() {
+    let r = run(&["--help"], b"");
+    assert_eq!(r.status, 0);
+    for what in ["scheme", "www.", "e-mail"] {
+        assert!(r.stdout.contains(what), "{what} in {}", r.stdout);
+    }
+    let options = [
+        "--uri",
+        "--json",
+        "--count",
+        "--unique",
+        "--invalid",
+        "--no-www",
+        "--no-email",
+        "--max-len",
+        "--host-mapping",
+        "--each-line",
+    ];
+    for opt in options {
+        let lines: Vec<&str> = r
+            .stdout
+            .lines()
+            .filter(|l| l.trim_start().starts_with(&format!("{opt} ")) || l.trim() == opt)
+            .collect();
+        assert_eq!(lines.len(), 1, "{opt}: {lines:?}");
+        // The description is on the same line.
+        assert!(lines[0].trim().len() > opt.len() + 10, "{opt}: {lines:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// --each-line.
+
+const LINES: &[u8] = b"http://a.example/b\nhttp://a b\n\n../x?y\r\n\xff\xfe\nhttp://\xe4\xbe\x8b\xe3\x81\x88.jp/\n{x}\n";
+
+#[test]
+fn each_line_keeps_lines_aligned_and_reports_invalid_ones() {
+    let r = run(&["--each-line"], LINES);
+    assert_eq!(r.status, 2, "invalid lines are an error");
+    assert_eq!(
+        r.stdout, "http://a.example/b\n\n\n../x?y\n\nhttp://xn--r8jz45g.jp/\n\n",
+        "one output line per input line"
+    );
+    assert_eq!(
+        r.stderr.lines().collect::<Vec<_>>(),
+        [
+            "<stdin>:2: invalid IRI reference: invalid character U+0020 at byte 8 in ireg-name",
+            "<stdin>:5: invalid IRI reference: invalid UTF-8 at byte 0",
+            "<stdin>:7: invalid IRI reference: invalid character '{' at byte 0 in ipath-noscheme",
+        ]
+    );
+
+    // All valid: 0. No line at all: 1. A final line without newline counts.
+    let r = run(&["--each-line"], b"http://a.example/\r\nmailto:x@y.z");
+    assert_eq!(
+        (r.status, r.stdout.as_str(), r.stderr.as_str()),
+        (0, "http://a.example/\nmailto:x@y.z\n", "")
+    );
+    let r = run(&["--each-line"], b"");
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+    // --uri is what --each-line prints anyway; --host-mapping applies.
+    let r = run(
+        &["--each-line", "--uri", "--host-mapping", "percent"],
+        "http://例え.jp/".as_bytes(),
+    );
+    assert_eq!(r.stdout, "http://%E4%BE%8B%E3%81%88.jp/\n");
+
+    // Several inputs: PATH: on every line, the empty ones too.
+    let dir = TempDir::new("each-line");
+    dir.write("a.txt", "http://a.example/\nhttp://a b\n");
+    dir.write("b.txt", "//b.example/c\n");
+    let r = run_in(dir.path(), &["--each-line", "a.txt", "b.txt"], b"");
+    assert_eq!(r.status, 2);
+    assert_eq!(
+        r.lines(),
+        ["a.txt:http://a.example/", "a.txt:", "b.txt://b.example/c"]
+    );
+    assert_eq!(
+        r.stderr,
+        "a.txt:2: invalid IRI reference: invalid character U+0020 at byte 8 in ireg-name\n"
+    );
+}
+
+#[test]
+fn each_line_json() {
+    let r = run(&["--each-line", "--json"], LINES);
+    assert_eq!(r.status, 2);
+    assert_eq!(r.stderr, "", "JSON records carry the errors");
+    let recs = r.json();
+    assert_eq!(recs.len(), 7);
+    let fields = set(&[
+        "path", "line", "input", "valid", "absolute", "error", "iri", "uri",
+    ]);
+    for (i, rec) in recs.iter().enumerate() {
+        assert_eq!(keys(rec), fields, "{rec}");
+        assert_eq!(rec["line"], i as u64 + 1);
+        assert_eq!(rec["path"], "<stdin>");
+    }
+    let row = |i: usize| {
+        let r = &recs[i];
+        (
+            r["input"].as_str().unwrap(),
+            r["valid"].as_bool().unwrap(),
+            r["absolute"].as_bool().unwrap(),
+            r["iri"].as_str(),
+            r["uri"].as_str(),
+        )
+    };
+    assert_eq!(
+        row(0),
+        (
+            "http://a.example/b",
+            true,
+            true,
+            Some("http://a.example/b"),
+            Some("http://a.example/b")
+        )
+    );
+    assert_eq!(recs[0]["error"], Value::Null);
+    // Invalid: no iri, but the URI the mapping gives (it is total).
+    assert_eq!(
+        row(1),
+        ("http://a b", false, false, None, Some("http://a%20b"))
+    );
+    assert_eq!(
+        recs[1]["error"],
+        "invalid character U+0020 at byte 8 in ireg-name"
+    );
+    assert_eq!(row(2), ("", true, false, Some(""), Some("")));
+    assert_eq!(
+        row(3),
+        ("../x?y", true, false, Some("../x?y"), Some("../x?y"))
+    );
+    // Not UTF-8: shown with U+FFFD, no URI.
+    assert_eq!(row(4), ("\u{FFFD}\u{FFFD}", false, false, None, None));
+    assert_eq!(recs[4]["error"], "invalid UTF-8 at byte 0");
+    assert_eq!(
+        row(5),
+        (
+            "http://例え.jp/",
+            true,
+            true,
+            Some("http://例え.jp/"),
+            Some("http://xn--r8jz45g.jp/")
+        )
+    );
+    assert_eq!(row(6), ("{x}", false, false, None, Some("%7Bx%7D")));
+
+    // A mapping warning appears as in hit output.
+    let r = run(
+        &["--each-line", "--json"],
+        "http://aא.example/\n".as_bytes(),
+    );
+    let rec = &r.json()[0];
+    assert!(
+        rec["warnings"][0].as_str().unwrap().starts_with("idna: "),
+        "{rec}"
+    );
+    assert_eq!(r.status, 0);
+}
+
+#[test]
+fn paths_are_printed_as_given() {
+    let dir = TempDir::new("as-given");
+    dir.write("d/x.txt", "http://x.example/\n");
+    let abs = dir.path().join("d");
+    let abs = abs.to_str().unwrap();
+    let r = run_in(dir.path(), &["--json", abs], b"");
+    assert_eq!(r.json()[0]["path"], format!("{abs}/x.txt"));
+    let r = run_in(dir.path(), &["./d/", "-"], b"");
+    assert_eq!(r.lines(), ["./d/x.txt:http://x.example/"]);
+}
