@@ -196,6 +196,20 @@ impl ParseError {
         self.position
     }
 
+    /// The same error placed at another offset: for callers that report
+    /// positions in a larger text (a hit's input offset instead of its
+    /// offset in the IRI).
+    ///
+    /// ```
+    /// let e = iriscan::parse_iri("http://a/%zz").unwrap_err();
+    /// assert_eq!(e.position(), 9);
+    /// assert_eq!(e.at(109).to_string(), "'%' at byte 109 is not followed by two hex digits (pct-encoded)");
+    /// ```
+    pub fn at(mut self, position: usize) -> ParseError {
+        self.position = position;
+        self
+    }
+
     /// The name of the ABNF rule that failed, as spelled in RFC 3987bis
     /// §2.2: `"scheme"`, `"iuserinfo"`, `"ireg-name"`, `"IP-literal"`,
     /// `"IPv6address"`, `"IPvFuture"`, `"port"`, `"ipath-abempty"`,
