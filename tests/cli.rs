@@ -854,3 +854,76 @@ fn paths_are_printed_as_given() {
     let r = run_in(dir.path(), &["./d/", "-"], b"");
     assert_eq!(r.lines(), ["./d/x.txt:http://x.example/"]);
 }
+
+#[test]
+fn threads_give_the_same_output_for_many_files_and_one_large_file() {
+    let dir = TempDir::new("threads");
+    for i in 0..40 {
+        dir.write(
+            &format!("d/f{i:02}.txt"),
+            format!(
+                "file {i}: http://f{i}.example/パス and a{i}@b.example\nwww.w{i}.example.org/x\n"
+            )
+            .repeat(i + 1),
+        );
+    }
+    // A large file, so that one input is cut into pieces too.
+    let mut big = String::new();
+    let mut n = 0;
+    while big.len() < 3 << 20 {
+        big.push_str(&format!(
+            "line {n} <http://big.example/{n}\n  /tail> see https://例え.テスト/{n}。\n"
+        ));
+        n += 1;
+    }
+    dir.write("d/zz-big.txt", &big);
+    let one = run_in(dir.path(), &["--json", "--threads", "1", "d"], b"");
+    assert_eq!(one.status, 0, "{}", one.stderr);
+    assert!(one.lines().len() > 2 * n);
+    for threads in ["2", "3", "8"] {
+        let r = run_in(dir.path(), &["--json", "--threads", threads, "d"], b"");
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+        assert!(
+            r.stdout == one.stdout,
+            "--threads {threads} differs from --threads 1"
+        );
+    }
+    // Standard input goes through the streaming, parallel path as well.
+    let piped = run_in(dir.path(), &["--json", "--threads", "2"], big.as_bytes());
+    let file = run_in(
+        dir.path(),
+        &["--json", "--threads", "1", "d/zz-big.txt"],
+        b"",
+    );
+    assert_eq!(piped.lines().len(), file.lines().len());
+    assert_eq!(
+        piped.stdout.replace("\"<stdin>\"", "\"d/zz-big.txt\""),
+        file.stdout
+    );
+}
+
+#[test]
+fn no_progress_display_on_a_pipe() {
+    let big = "some words and http://a.example/x\n".repeat(200_000);
+    let r = run(&["--count"], big.as_bytes());
+    assert_eq!(
+        (r.status, r.stdout.trim(), r.stderr.as_str()),
+        (0, "200000", "")
+    );
+}
+
+#[test]
+fn each_line_reports_overlong_lines_and_goes_on() {
+    let mut input = "http://a.example/\n".to_string();
+    input.push_str(&"x".repeat(2 << 20));
+    input.push_str("\nhttp://b.example/\n");
+    let r = run(&["--each-line"], input.as_bytes());
+    assert_eq!(r.status, 2);
+    assert_eq!(r.lines(), ["http://a.example/", "", "http://b.example/"]);
+    assert!(
+        r.stderr
+            .contains("<stdin>:2: invalid IRI reference: line longer than 1048576 bytes"),
+        "{}",
+        r.stderr
+    );
+}

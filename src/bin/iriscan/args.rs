@@ -78,6 +78,11 @@ pub struct Args {
         conflicts_with_all = ["count", "unique", "invalid", "no_www", "no_email", "max_len"]
     )]
     pub each_line: bool,
+
+    /// Scan with N threads (default: all cores): small files side by side,
+    /// large inputs in pieces; the output is the same for every N
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
 }
 
 /// The values of `--host-mapping`.
@@ -97,6 +102,14 @@ impl Args {
             f = f.max_len(usize::try_from(n).unwrap_or(usize::MAX));
         }
         f
+    }
+
+    /// The number of threads to scan with.
+    pub fn threads(&self) -> usize {
+        match self.threads {
+            Some(n) => usize::try_from(n).unwrap_or(1),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
     }
 
     /// The IRI → URI mapping options these arguments ask for.

@@ -12,8 +12,9 @@
 //! `valid` whether to use it.
 
 use std::fmt;
-use std::io;
+use std::io::{self, BufRead, BufReader, Read};
 
+use crate::scan::InputError;
 use iriscan::{Mapped, ParseError, Rule, Syntax, UriOptions, parse, to_uri};
 
 /// The verdict on one line.
@@ -38,6 +39,8 @@ pub enum LineError {
     Utf8 { at: usize },
     /// The line does not match the grammar.
     Parse(ParseError),
+    /// The line is longer than [`MAX_LINE`] bytes.
+    TooLong,
 }
 
 impl fmt::Display for LineError {
@@ -45,29 +48,76 @@ impl fmt::Display for LineError {
         match self {
             LineError::Utf8 { at } => write!(f, "invalid UTF-8 at byte {at}"),
             LineError::Parse(e) => e.fmt(f),
+            LineError::TooLong => write!(f, "line longer than {MAX_LINE} bytes"),
         }
     }
 }
 
-/// Checks every line of `bytes`, in order, and hands each verdict to
-/// `sink`; stops at the first error `sink` returns. (Like
-/// [`crate::scan::scan_input`], the one step from input to records.)
-pub fn scan_lines<'a>(
-    bytes: &'a [u8],
+/// Lines longer than this are reported, not held in memory (bulk inputs
+/// are lists of links; a megabyte-long "line" is not one).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Checks every line `reader` yields, in order, holding one line at a
+/// time, and hands each verdict to `sink`; stops at the first error `sink`
+/// returns (`Err(Ok(e))`) or the first read error (`Err(Err(e))`, with the
+/// number of bytes read before it).
+pub fn scan_lines(
+    reader: impl Read,
     opts: &UriOptions,
-    mut sink: impl FnMut(Checked<'a>) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut start = 0;
+    mut sink: impl FnMut(Checked<'_>) -> io::Result<()>,
+) -> Result<(), InputError> {
+    let mut reader = BufReader::with_capacity(64 * 1024, reader);
+    let mut buf = Vec::new();
     let mut line = 0;
-    while start < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let raw = &bytes[start..end];
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    let mut read: u64 = 0;
+    loop {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|err| InputError::Read { at: read, err })?;
+        if n == 0 {
+            return Ok(());
+        }
+        read += n as u64;
         line += 1;
-        sink(check_line(line, raw, opts))?;
-        start = end + 1;
+        if buf.last() != Some(&b'\n') && buf.len() > MAX_LINE {
+            // Too long: report it and skip to the end of the line.
+            loop {
+                let skipped = reader
+                    .fill_buf()
+                    .map_err(|err| InputError::Read { at: read, err })?;
+                if skipped.is_empty() {
+                    break;
+                }
+                let (used, done) = match memchr::memchr(b'\n', skipped) {
+                    Some(i) => (i + 1, true),
+                    None => (skipped.len(), false),
+                };
+                reader.consume(used);
+                read += used as u64;
+                if done {
+                    break;
+                }
+            }
+            sink(too_long(line)).map_err(InputError::Output)?;
+            continue;
+        }
+        let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        sink(check_line(line, raw, opts)).map_err(InputError::Output)?;
     }
-    Ok(())
+}
+
+fn too_long(line: u64) -> Checked<'static> {
+    Checked {
+        line,
+        raw: b"",
+        text: None,
+        error: Some(LineError::TooLong),
+        absolute: false,
+        uri: None,
+    }
 }
 
 fn check_line<'a>(line: u64, raw: &'a [u8], opts: &UriOptions) -> Checked<'a> {

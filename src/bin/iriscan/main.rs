@@ -20,6 +20,7 @@ mod each_line;
 mod json;
 mod line_output;
 mod output;
+mod progress;
 mod scan;
 mod unique;
 mod walk;
@@ -28,11 +29,14 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use iriscan::{Finder, UriOptions};
+use iriscan::{Searcher, UriOptions};
+use rayon::prelude::*;
 
 use crate::args::Args;
 use crate::line_output::LinePrinter;
 use crate::output::{HitPrinter, Mode, Settings};
+use crate::progress::Progress;
+use crate::scan::InputError;
 use crate::walk::{Input, Walk};
 
 fn main() -> ExitCode {
@@ -78,8 +82,12 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     let with_path = Walk::several_inputs(&args.paths);
     let out = BufWriter::new(io::stdout().lock());
     let mut job = Job::new(args, out, with_path);
+    let threads = args.threads();
+    let progress = Progress::new();
     let mut failed = false;
-    for item in Walk::new(&args.paths) {
+    let mut batch: Vec<Input> = Vec::new();
+    let mut walk = Walk::new(&args.paths).peekable();
+    while let Some(item) = walk.next() {
         let input = match item {
             Ok(input) => input,
             Err(e) => {
@@ -88,23 +96,38 @@ fn run(args: &Args) -> anyhow::Result<Status> {
                 continue;
             }
         };
-        let bytes = match input.read() {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                report(&input.name, &e);
-                failed = true;
+        // Small files go side by side on the pool (rayon across files);
+        // large ones and standard input are streamed, on all threads.
+        let small = matches!(&job, Job::Hits(..))
+            && threads > 1
+            && input.len().is_some_and(|n| n < SMALL_FILE);
+        if small {
+            batch.push(input);
+            if batch.len() < threads * 8 && walk.peek().is_some() {
                 continue;
             }
-        };
-        job.input(&input, &bytes)?;
+            failed |= job.batch(std::mem::take(&mut batch), &progress)?;
+            continue;
+        }
+        if !batch.is_empty() {
+            failed |= job.batch(std::mem::take(&mut batch), &progress)?;
+        }
+        failed |= job.input(&input, &progress)?;
     }
+    if !batch.is_empty() {
+        failed |= job.batch(batch, &progress)?;
+    }
+    progress.finish();
     Ok(job.status(failed))
 }
+
+/// Files smaller than this are scanned whole, several at a time.
+const SMALL_FILE: u64 = 8 << 20;
 
 /// What is done with each input: find hits in running text, or check each
 /// line as one IRI reference.
 enum Job<W: Write> {
-    Hits(Finder, HitPrinter<W>),
+    Hits(Searcher, HitPrinter<W>),
     Lines(UriOptions, LinePrinter<W>),
 }
 
@@ -129,21 +152,73 @@ impl<W: Write> Job<W> {
             with_path,
             uri_options: args.uri_options(),
         };
-        Job::Hits(args.finder(), HitPrinter::new(out, settings))
+        let searcher = Searcher::new(args.finder()).threads(args.threads());
+        Job::Hits(searcher, HitPrinter::new(out, settings))
     }
 
-    /// Scans one input and prints what it holds.
-    fn input(&mut self, input: &Input, bytes: &[u8]) -> io::Result<()> {
+    /// Scans one input and prints what it holds; returns whether the input
+    /// failed (reported on standard error), or the output error.
+    fn input(&mut self, input: &Input, progress: &Progress) -> io::Result<bool> {
+        let reader = match input.open() {
+            Ok(r) => progress.wrap(r, &input.name),
+            Err(e) => {
+                report(&input.name, &e);
+                return Ok(true);
+            }
+        };
         match self {
-            Job::Hits(finder, printer) => {
-                scan::scan_input(bytes, finder, |hit| printer.hit(&input.name, &hit))?;
-                printer.end_input(&input.name)
+            Job::Hits(searcher, printer) => {
+                let r = scan::scan_input(reader, searcher, |hit| printer.hit(&input.name, hit));
+                let failed = read_failed(&input.name, r)?;
+                printer.end_input(&input.name)?;
+                Ok(failed)
             }
             Job::Lines(opts, printer) => {
-                each_line::scan_lines(bytes, opts, |c| printer.line(&input.name, &c))?;
-                printer.end_input()
+                let r = each_line::scan_lines(reader, opts, |c| printer.line(&input.name, &c));
+                let failed = read_failed(&input.name, r)?;
+                printer.end_input()?;
+                Ok(failed)
             }
         }
+    }
+
+    /// Scans small files side by side on the pool, then prints them in
+    /// order (each file's hits are held until its turn, so nothing
+    /// interleaves); returns whether one failed.
+    fn batch(&mut self, inputs: Vec<Input>, progress: &Progress) -> io::Result<bool> {
+        let Job::Hits(searcher, printer) = self else {
+            unreachable!("only hit scans are batched")
+        };
+        let one_thread = searcher.threads(1);
+        let results: Vec<Result<Vec<iriscan::Hit<'static>>, (u64, io::Error)>> = inputs
+            .par_iter()
+            .map(|input| {
+                let reader = input.open().map_err(|e| (0, e))?;
+                scan::collect_input(progress.wrap(reader, &input.name), &one_thread).map_err(|e| {
+                    match e {
+                        InputError::Read { at, err } => (at, err),
+                        // Collecting writes nothing.
+                        InputError::Output(err) => (0, err),
+                    }
+                })
+            })
+            .collect();
+        let mut failed = false;
+        for (input, result) in inputs.iter().zip(results) {
+            match result {
+                Ok(hits) => {
+                    for hit in &hits {
+                        printer.hit(&input.name, hit)?;
+                    }
+                    printer.end_input(&input.name)?;
+                }
+                Err((at, err)) => {
+                    report_read(&input.name, at, &err);
+                    failed = true;
+                }
+            }
+        }
+        Ok(failed)
     }
 
     /// The exit status, `failed` telling whether an input was unreadable.
@@ -155,6 +230,27 @@ impl<W: Write> Job<W> {
             Job::Lines(_, p) => Status::of(p.found(), failed || p.saw_invalid()),
         }
     }
+}
+
+/// Reports a read error of `name` (and returns `Ok(true)`), or passes an
+/// output error on.
+fn read_failed(name: &str, r: Result<(), InputError>) -> io::Result<bool> {
+    match r {
+        Ok(()) => Ok(false),
+        Err(InputError::Read { at, err }) => {
+            report_read(name, at, &err);
+            Ok(true)
+        }
+        Err(InputError::Output(output)) => Err(output),
+    }
+}
+
+/// Reports an input that failed while being read, with where.
+fn report_read(name: &str, at: u64, err: &io::Error) {
+    let _ = writeln!(
+        io::stderr().lock(),
+        "iriscan: {name}: read error after byte {at}: {err}"
+    );
 }
 
 /// Reports an input that cannot be read, with its path and the OS reason.

@@ -1,24 +1,76 @@
-//! The one step from an input's bytes to its hits.
+//! The one step from an input to its hits.
 //!
-//! Everything that reads input calls [`scan_input`]; everything that prints
-//! receives the [`Hit`]s it hands on (with their offsets, line and column
-//! in the input). A streaming reader (legacy charsets, inputs larger than
-//! memory) or a parallel driver replaces the whole-buffer call here
-//! without touching the output side.
+//! Everything that reads input calls [`scan_input`] (streaming, in bounded
+//! memory, on the searcher's threads) or [`collect_input`] (for the small
+//! files scanned side by side); everything that prints receives the
+//! [`Hit`]s they hand on, with offsets, line and column in the input.
 
-use std::io;
+use std::io::{self, Read};
 
-use iriscan::{Finder, Hit};
+use iriscan::{Hit, Searcher};
 
-/// Finds every candidate in `bytes` — valid and invalid, in input order —
-/// and hands each to `sink`; stops at the first error `sink` returns.
-pub fn scan_input<'h>(
-    bytes: &'h [u8],
-    finder: &Finder,
-    mut sink: impl FnMut(Hit<'h>) -> io::Result<()>,
-) -> io::Result<()> {
-    for hit in finder.find_iter(bytes) {
-        sink(hit)?;
+/// Why scanning an input stopped.
+#[derive(Debug)]
+pub enum InputError {
+    /// Reading failed after `at` bytes: the input is reported, the run goes
+    /// on with the next one.
+    Read { at: u64, err: io::Error },
+    /// Writing the output failed: the run stops.
+    Output(io::Error),
+}
+
+/// Counts the bytes read, to say where a read error happened.
+struct Counting<R> {
+    inner: R,
+    read: u64,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
     }
-    Ok(())
+}
+
+/// Streams `reader` through `searcher`, handing every candidate — valid and
+/// invalid, in input order — to `sink`; stops at the first error.
+pub fn scan_input(
+    reader: impl Read,
+    searcher: &Searcher,
+    mut sink: impl FnMut(&Hit<'_>) -> io::Result<()>,
+) -> Result<(), InputError> {
+    let mut reader = Counting {
+        inner: reader,
+        read: 0,
+    };
+    let mut output = None;
+    let scanned = searcher.scan_reader(&mut reader, |hit| match sink(hit) {
+        Ok(()) => Ok(true),
+        Err(e) => {
+            output = Some(e);
+            Ok(false)
+        }
+    });
+    if let Some(e) = output {
+        return Err(InputError::Output(e));
+    }
+    scanned.map(|_| ()).map_err(|err| InputError::Read {
+        at: reader.read,
+        err,
+    })
+}
+
+/// Scans a whole (small) input into owned hits, for inputs scanned side by
+/// side whose output must still come out in input order.
+pub fn collect_input(
+    reader: impl Read,
+    searcher: &Searcher,
+) -> Result<Vec<Hit<'static>>, InputError> {
+    let mut hits = Vec::new();
+    scan_input(reader, searcher, |hit| {
+        hits.push(hit.clone().into_owned());
+        Ok(())
+    })?;
+    Ok(hits)
 }

@@ -35,16 +35,35 @@ pub struct Input {
 }
 
 impl Input {
-    /// Reads the whole input. (The seam for a streaming reader: the rest of
-    /// the program only sees the bytes.)
-    pub fn read(&self) -> io::Result<Vec<u8>> {
+    /// Opens the input for reading (standard input is read as it comes:
+    /// nothing is read whole).
+    pub fn open(&self) -> io::Result<Reader> {
         match &self.source {
-            Source::Stdin => {
-                let mut buf = Vec::new();
-                io::stdin().lock().read_to_end(&mut buf)?;
-                Ok(buf)
-            }
-            Source::File(p) => fs::read(p),
+            Source::Stdin => Ok(Reader::Stdin(io::stdin().lock())),
+            Source::File(p) => fs::File::open(p).map(Reader::File),
+        }
+    }
+
+    /// The size of a file input, if known (for choosing how to scan it).
+    pub fn len(&self) -> Option<u64> {
+        match &self.source {
+            Source::Stdin => None,
+            Source::File(p) => fs::metadata(p).ok().map(|m| m.len()),
+        }
+    }
+}
+
+/// An open input.
+pub enum Reader {
+    Stdin(io::StdinLock<'static>),
+    File(fs::File),
+}
+
+impl Read for Reader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Reader::Stdin(r) => r.read(buf),
+            Reader::File(f) => f.read(buf),
         }
     }
 }
