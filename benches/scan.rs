@@ -15,7 +15,18 @@ fn iriscan_count(finder: &iriscan::Finder, text: &[u8]) -> usize {
     finder.find_iter(text).filter(|h| h.is_valid()).count()
 }
 
+/// linkify doing the same job: URLs with and without a scheme (it finds
+/// `www.` hosts only in that mode) and e-mail addresses.
 fn linkify_count(text: &str) -> usize {
+    let mut f = linkify::LinkFinder::new();
+    f.kinds(&[linkify::LinkKind::Url, linkify::LinkKind::Email]);
+    f.url_must_have_scheme(false);
+    f.links(text).count()
+}
+
+/// linkify finding only URLs with a scheme and e-mail addresses (its
+/// default, and less than iriscan does: no `www.` hosts).
+fn linkify_scheme_count(text: &str) -> usize {
     let mut f = linkify::LinkFinder::new();
     f.kinds(&[linkify::LinkKind::Url, linkify::LinkKind::Email]);
     f.links(text).count()
@@ -48,6 +59,9 @@ fn corpora(c: &mut Criterion) {
             b.iter(|| iriscan_count(&no_www, black_box(text.as_bytes())))
         });
         g.bench_function("linkify", |b| b.iter(|| linkify_count(black_box(&text))));
+        g.bench_function("linkify-scheme-only", |b| {
+            b.iter(|| linkify_scheme_count(black_box(&text)))
+        });
         g.bench_function("memchr", |b| {
             b.iter(|| memchr_floor(black_box(text.as_bytes())))
         });
