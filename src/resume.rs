@@ -261,17 +261,69 @@ impl Default for JisState2022 {
 }
 
 impl JisState2022 {
-    /// The checkpoint state here, if this is a resume point (between
-    /// characters, not inside an escape sequence or a two-byte character).
-    pub(crate) fn resume(&self) -> Option<Resume> {
-        (self.state == JisState::Mode).then_some(Resume::Jis {
+    /// The pending bytes here, and the state a fresh decoder must be put
+    /// in before they are fed to it again.
+    ///
+    /// Between characters nothing is pending. Otherwise the last one or two
+    /// bytes of the input are pending — `ESC`, `ESC` and `$`/`(`, or the
+    /// lead byte of a JIS X 0208 character (the standard prepends bytes only
+    /// *before* the byte being read, so the pending ones are always real
+    /// input bytes) — and they were read without output in the current
+    /// character set; none of them changes the output flag, except the lead
+    /// byte, which unsets it, as it is unset now. So the character set and
+    /// the flag as they are now, plus the pending bytes, recreate the
+    /// state. (Without this, an input like `ESC ( ESC ( …`, which is never
+    /// between characters at a byte boundary, would have no checkpoint.)
+    pub(crate) fn resume_point(&self) -> (usize, Resume) {
+        let pending = match self.state {
+            JisState::Mode => 0,
+            JisState::TrailByte | JisState::EscapeStart => 1,
+            JisState::Escape(_) => 2,
+        };
+        let resume = Resume::Jis {
             mode: self.output,
             output_flag: self.output_flag,
-        })
+        };
+        (pending, resume)
+    }
+
+    /// The state after `bytes`: [`step`](Self::step) for each, with the
+    /// common cases short-cut — a run without ESC in a one-byte character
+    /// set only unsets the output flag.
+    pub(crate) fn step_all(&mut self, mut bytes: &[u8]) {
+        while let Some(&b) = bytes.first() {
+            if self.state == JisState::Mode && self.output != JisMode::LeadByte {
+                let run = memchr::memchr(0x1B, bytes).unwrap_or(bytes.len());
+                if run > 0 {
+                    self.output_flag = false;
+                    bytes = &bytes[run..];
+                    continue;
+                }
+            }
+            self.step(b);
+            bytes = &bytes[1..];
+        }
     }
 
     /// The state after one more byte.
     pub(crate) fn step(&mut self, b: u8) {
+        // The common cases first: a byte of a character.
+        if b != 0x1B {
+            match self.state {
+                JisState::Mode => {
+                    self.output_flag = false;
+                    if self.output == JisMode::LeadByte && (0x21..=0x7E).contains(&b) {
+                        self.state = JisState::TrailByte;
+                    }
+                    return;
+                }
+                JisState::TrailByte => {
+                    self.state = JisState::Mode;
+                    return;
+                }
+                _ => {}
+            }
+        }
         // At most two bytes are ever prepended (the escape's second byte
         // and the byte after it).
         let mut queue = [b, 0, 0];
@@ -380,7 +432,7 @@ mod tests {
                 for &b in r.prefix() {
                     s.step(b);
                 }
-                assert_eq!(s.resume(), Some(r));
+                assert_eq!(s.resume_point(), (0, r));
             }
         }
     }

@@ -56,10 +56,17 @@
 //! **checkpoints** instead: every [`CHECKPOINT_INTERVAL`] input bytes, a
 //! pair (input offset, output offset) where a *fresh* decoder, started at
 //! that input offset, produces exactly the output the running decoder
-//! produced from that output offset on. (Finding such points is the job of
-//! the crate-internal `resume` module: after the pending bytes of a lead
-//! byte or a surrogate, or — for ISO-2022-JP — with a synthetic escape
-//! sequence that puts the fresh decoder into the same character set.)
+//! produced from that output offset on. At input position `q`, a
+//! decoder's whole state is its *pending* bytes — a lead byte, a UTF-16
+//! high surrogate, the start of a GB18030 four-byte code or of an
+//! ISO-2022-JP escape sequence — plus, for ISO-2022-JP only, the character
+//! set and the "output flag". So the checkpoint starts a fresh decoder at
+//! `q - pending`, after a synthetic escape sequence that selects the same
+//! character set for ISO-2022-JP. The crate-internal `resume` module
+//! computes the pending bytes by mirroring the state transitions of the
+//! Encoding Standard's decoders; the tests check the mirrors against
+//! encoding_rs at every position of random and exhaustively enumerated
+//! inputs.
 //!
 //! A lookup takes the last checkpoint at or before the offset and
 //! re-decodes from there **one input byte at a time**, watching which byte
@@ -72,8 +79,20 @@
 //!
 //! Memory: the transcoder keeps the input from the checkpoint before the
 //! oldest offset the caller may still ask about — [`Transcoder::release`]
-//! says which — plus one checkpoint (three words) per
-//! `CHECKPOINT_INTERVAL` bytes of it.
+//! says which; the dead prefix is dropped once it is at least 4 KiB and
+//! half the buffer — plus one checkpoint (three words) per
+//! `CHECKPOINT_INTERVAL` bytes of it. Without `release`, it keeps the whole
+//! input (as [`transcode`] does).
+//!
+//! # Performance
+//!
+//! Measured in a release build on 6–11 MB inputs: pushing costs what
+//! encoding_rs costs plus the checkpoints (Shift_JIS 290 MB/s against 450
+//! for encoding_rs alone, gb18030 430/570, windows-1252 360/720, UTF-16LE
+//! 730/1400, ISO-2022-JP 150/350, random bytes 60–230 MB/s in every
+//! decoder); a single lookup takes about 1.5 µs, lookups in order through
+//! an [`OffsetMapper`] about 0.8 µs. UTF-8, the common case, is not
+//! decoded at all.
 //!
 //! # Conventions at the edges
 //!
@@ -85,7 +104,11 @@
 //!   follows it: it holds exactly the bytes of its characters, and escape
 //!   sequences *inside* it. Decoding it gives the hit's text whenever the
 //!   hit begins in ASCII (every scheme and `www.` hit does, since those
-//!   begin with an ASCII letter) — a decoder starts in ASCII.
+//!   begin with an ASCII letter) — a decoder starts in ASCII. (A hit that
+//!   begins in another character set decodes right only in context: after
+//!   the escape sequence that selected it. In JIS X 0201 Roman, which
+//!   reads `\` and `~` as ¥ and ‾, a hit containing those bytes decodes
+//!   differently without that context.)
 //! * An offset inside the output of one input sequence (inside a
 //!   character, or between the two characters that some Big5 codes decode
 //!   to) maps to the start of that sequence for `original_start` and its
@@ -186,8 +209,7 @@ struct Decoding {
     retained_base: usize,
     /// Never empty; ordered by `orig` and by `utf8`.
     checkpoints: VecDeque<Checkpoint>,
-    /// Where the next checkpoint goes (the first resume point at or after
-    /// it, for ISO-2022-JP).
+    /// Where the next checkpoint goes.
     next_target: usize,
     /// ISO-2022-JP: the decoder's state at `consumed`.
     jis: JisState2022,
@@ -400,9 +422,7 @@ impl Decoding {
                 replacements,
             );
             if self.family == Family::Iso2022Jp {
-                for &b in segment {
-                    self.jis.step(b);
-                }
+                self.jis.step_all(segment);
             }
             pos += take;
             rest = tail;
@@ -456,15 +476,10 @@ impl Decoding {
                 }
                 (q - state.pending(), Resume::Fresh)
             }
-            Family::Iso2022Jp => match self.jis.resume() {
-                Some(resume) => (q, resume),
-                None => {
-                    // Inside an escape sequence or a character: try the
-                    // next byte.
-                    self.next_target = q + 1;
-                    return;
-                }
-            },
+            Family::Iso2022Jp => {
+                let (pending, resume) = self.jis.resume_point();
+                (q - pending, resume)
+            }
         };
         self.checkpoints
             .push_back(Checkpoint { orig, utf8, resume });
@@ -1124,6 +1139,10 @@ mod tests {
     /// Bytes that drive the decoders through their states: escape
     /// sequences, leads, trails, digits, surrogates.
     fn tricky_bytes() -> impl Strategy<Value = Vec<u8>> {
+        tricky_bytes_up_to(200)
+    }
+
+    fn tricky_bytes_up_to(pieces: usize) -> impl Strategy<Value = Vec<u8>> {
         let byte = prop_oneof![
             Just(0x1Bu8),
             Just(b'$'),
@@ -1138,16 +1157,28 @@ mod tests {
             0xD8u8..0xE0,
             any::<u8>(),
         ];
+        // The first and last values of every range the decoders test.
+        let edge = prop::sample::select(
+            &[
+                0x00u8, 0x0E, 0x1B, 0x21, 0x24, 0x28, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x42,
+                0x49, 0x4A, 0x5F, 0x60, 0x7E, 0x7F, 0x80, 0x81, 0x8E, 0x8F, 0x9F, 0xA0, 0xA1, 0xDB,
+                0xDC, 0xDF, 0xE0, 0xEF, 0xFC, 0xFD, 0xFE, 0xFF, 0xD8,
+            ][..],
+        );
         let piece = prop_oneof![
             prop::collection::vec(byte, 1..4),
+            prop::collection::vec(edge, 1..6),
             Just(b"\x1b$B".to_vec()),
+            Just(b"\x1b$@".to_vec()),
             Just(b"\x1b(B".to_vec()),
+            Just(b"\x1b(I".to_vec()),
+            Just(b"\x1b(J".to_vec()),
             Just(b"\x81\x30\x81\x30".to_vec()),
             Just(b"\x8f\xa2\xaf".to_vec()),
             Just(b"\x3d\xd8\x00\xde".to_vec()),
             Just(b"\x88\x62".to_vec()),
         ];
-        prop::collection::vec(piece, 0..200).prop_map(|v| v.concat())
+        prop::collection::vec(piece, 0..pieces).prop_map(|v| v.concat())
     }
 
     /// The whole decoding by encoding_rs, the reference.
@@ -1274,6 +1305,63 @@ mod tests {
             check_document(ALL[which], &bytes)?;
         }
 
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        /// The state mirrors, at every position (not only where the
+        /// checkpoints happen to fall): the pending bytes (or the
+        /// ISO-2022-JP resume prefix) let a fresh decoder reproduce the rest
+        /// of the output exactly.
+        #[test]
+        fn every_position_resumes_exactly(bytes in tricky_bytes_up_to(30), which in 0..STATEFUL.len()) {
+            let e = STATEFUL[which];
+            let family = Family::of(e).unwrap();
+            let full = reference(e, &bytes).into_bytes();
+            // The output length after each prefix, fed one byte at a time.
+            let mut d = e.new_decoder_without_bom_handling();
+            let mut scratch = vec![0; SCRATCH_LEN];
+            let mut out = Vec::new();
+            let mut out_len = vec![0];
+            for &b in &bytes {
+                decode_into(&mut d, &mut scratch, &[b], false, &mut out, &mut 0);
+                out_len.push(out.len());
+            }
+            let mut multi = MultiByteState::default();
+            let mut jis = JisState2022::default();
+            for q in 0..=bytes.len() {
+                if q > 0 {
+                    match family {
+                        Family::MultiByte(kind) => multi.step(kind, bytes[q - 1]),
+                        Family::Iso2022Jp => {
+                            jis.step(bytes[q - 1]);
+                            let mut bulk = JisState2022::default();
+                            bulk.step_all(&bytes[..q]);
+                            prop_assert_eq!(bulk, jis);
+                        }
+                        _ => {}
+                    }
+                }
+                let (from, resume) = match family {
+                    Family::MultiByte(_) => (q - multi.pending(), Resume::Fresh),
+                    Family::Utf16 { big_endian } => (q - utf16_pending(&bytes[..q], big_endian), Resume::Fresh),
+                    Family::Iso2022Jp => {
+                        let (pending, r) = jis.resume_point();
+                        (q - pending, r)
+                    }
+                    Family::SingleByte => (q, Resume::Fresh),
+                };
+                let rest = fresh_decode(e, resume.prefix(), &bytes[from..]);
+                prop_assert_eq!(&rest[..], &full[out_len[q]..], "{} at {}", e.name(), q);
+            }
+        }
+
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
         #[test]
         fn chunking_changes_nothing(
             bytes in tricky_bytes(),
@@ -1317,6 +1405,85 @@ mod tests {
         }
     }
 
+    /// Every string of up to three (ISO-2022-JP: four) bytes drawn from the
+    /// boundary values of the decoders' ranges, followed by probes that
+    /// expose a wrong state: the state mirror at the end of the string
+    /// must let a fresh decoder go on exactly like the running one.
+    #[test]
+    fn state_mirrors_are_exact_on_all_short_strings() {
+        const EDGE: &[u8] = &[
+            0x00, 0x1B, 0x2F, 0x30, 0x39, 0x3A, 0x40, 0x41, 0x7E, 0x7F, 0x80, 0x81, 0x8E, 0x8F,
+            0x9F, 0xA0, 0xA1, 0xDB, 0xDC, 0xDF, 0xE0, 0xFC, 0xFD, 0xFE, 0xFF, 0xD8,
+        ];
+        const JIS: &[u8] = &[
+            0x1B, b'$', b'(', b'B', b'J', b'I', b'@', b'D', 0x21, 0x7E, 0x7F, 0x80, 0x0E, b' ',
+        ];
+        const PROBES: &[&[u8]] = &[
+            b"\x30\x81\x30A",
+            b"\xa1\xa1\xa1A",
+            b"\x41\x42\x43",
+            b"\x00\xdc\x41",
+            b"\x21\x21\x1b(BA",
+            b"\x1b$BA",
+            b"\x1b(B\x1b(J",
+        ];
+        fn strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+            let mut all = vec![Vec::new()];
+            let mut last = vec![Vec::new()];
+            for _ in 0..max {
+                last = last
+                    .iter()
+                    .flat_map(|s: &Vec<u8>| alphabet.iter().map(move |&b| [&s[..], &[b]].concat()))
+                    .collect();
+                all.extend(last.iter().cloned());
+            }
+            all
+        }
+        let mut d_scratch = vec![0; SCRATCH_LEN];
+        for &e in STATEFUL {
+            let family = Family::of(e).unwrap();
+            let (alphabet, max) = if family == Family::Iso2022Jp {
+                (JIS, 4)
+            } else {
+                (EDGE, 3)
+            };
+            for s in strings(alphabet, max) {
+                let (from, resume) = match family {
+                    Family::MultiByte(kind) => {
+                        let mut m = MultiByteState::default();
+                        s.iter().for_each(|&b| m.step(kind, b));
+                        (s.len() - m.pending(), Resume::Fresh)
+                    }
+                    Family::Utf16 { big_endian } => {
+                        (s.len() - utf16_pending(&s, big_endian), Resume::Fresh)
+                    }
+                    Family::Iso2022Jp => {
+                        let mut j = JisState2022::default();
+                        s.iter().for_each(|&b| j.step(b));
+                        let (pending, r) = j.resume_point();
+                        (s.len() - pending, r)
+                    }
+                    Family::SingleByte => (s.len(), Resume::Fresh),
+                };
+                let mut d = e.new_decoder_without_bom_handling();
+                let mut head = Vec::new();
+                decode_into(&mut d, &mut d_scratch, &s, false, &mut head, &mut 0);
+                for probe in PROBES {
+                    let whole = reference(e, &[&s[..], probe].concat()).into_bytes();
+                    let rest = fresh_decode(e, resume.prefix(), &[&s[from..], probe].concat());
+                    assert_eq!(
+                        rest,
+                        &whole[head.len()..],
+                        "{} {:x?} + {:x?}",
+                        e.name(),
+                        s,
+                        probe
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn long_stretches_without_sync_bytes_still_get_checkpoints() {
         // 0x81 0x81 ... is a run of Shift_JIS pairs; 0xD8 0xD8 ... in
@@ -1327,6 +1494,9 @@ mod tests {
             (encoding_rs::GB18030, b"\x81\x30"),
             (encoding_rs::UTF_16BE, b"\xd8"),
             (encoding_rs::EUC_JP, b"\x8f\xa1"),
+            // Never between characters at a byte boundary.
+            (encoding_rs::ISO_2022_JP, b"\x1b("),
+            (encoding_rs::ISO_2022_JP, b"\x1b$B\x1b(B"),
         ] {
             let bytes = unit.repeat(5000);
             check_document(e, &bytes).unwrap();
