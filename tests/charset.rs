@@ -698,3 +698,65 @@ proptest! {
         prop_assert_eq!(t.original_start(text.len() + 1), None);
     }
 }
+
+/// Pieces of declarations (and BOMs, escapes, cut UTF-8) to build inputs
+/// for the detector from.
+const DECLARATION_PIECES: &[&[u8]] = &[
+    b"<meta ",
+    b"charset",
+    b"=",
+    b"\"",
+    b"'",
+    b"http-equiv=content-type ",
+    b"content=\"text/html; ",
+    b">",
+    b"<!--",
+    b"-->",
+    b"<?xml ",
+    b"encoding=",
+    b"?>",
+    b"\nContent-Type:",
+    b" text/plain; ",
+    b"\r\n\t",
+    b"gbk",
+    b"utf-16",
+    b"iso-2022-kr",
+    b"\x1b$B",
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\x82\xa0",
+    b"\xe6\x97",
+    b"a",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Detection never panics, whatever the bytes (declaration syntax cut
+    /// anywhere included), and only a BOM gives a BOM length.
+    #[test]
+    fn detection_takes_any_bytes(
+        pieces in prop::collection::vec(prop::sample::select(DECLARATION_PIECES), 0..40),
+        noise in prop::collection::vec(any::<u8>(), 0..20),
+        is_whole in any::<bool>(),
+    ) {
+        let mut bytes = pieces.concat();
+        bytes.extend(noise);
+        let c = detect(&bytes, is_whole);
+        prop_assert!(c.bom_len() <= bytes.len());
+        prop_assert_eq!(c.bom_len() > 0, c.source() == Bom);
+        prop_assert_eq!(c.source() == Bom, Encoding::for_bom(&bytes).is_some());
+        prop_assert!(c.encoding() != encoding_rs::REPLACEMENT);
+        // And the document can be transcoded in it.
+        let doc = transcode(&bytes, &c);
+        prop_assert!(doc.original_range(0..doc.utf8().len()).is_some());
+    }
+
+    #[test]
+    fn labels_take_any_string(label in ".{0,20}") {
+        match charset_for_label(&label) {
+            Ok(e) => prop_assert_eq!(Some(e), Encoding::for_label_no_replacement(label.as_bytes())),
+            Err(err) => prop_assert_eq!(err.label(), label),
+        }
+    }
+}
