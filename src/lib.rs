@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 mod chars;
+mod charset;
 mod components;
 mod finder;
 mod hit;
@@ -22,13 +23,19 @@ mod parse;
 #[cfg(test)]
 mod reference;
 mod resolve;
+mod resume;
 mod scanner;
 mod schemes;
 mod searcher;
 mod to_iri;
 mod to_uri;
+mod transcode;
 mod ucs;
 
+pub use charset::{
+    Charset, CharsetError, CharsetSource, DETECTION_PREFIX_LEN, META_WINDOW, MIME_WINDOW,
+    charset_for_label, detect,
+};
 pub use components::Components;
 pub use finder::{FindIter, Finder};
 pub use hit::{Hit, Warning};
@@ -43,4 +50,5 @@ pub use schemes::is_registered_scheme;
 pub use searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};
 pub use to_iri::{IriOptions, to_iri};
 pub use to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
+pub use transcode::{CHECKPOINT_INTERVAL, OffsetMapper, Transcoded, Transcoder, transcode};
 pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};

@@ -2,6 +2,7 @@
 //! concern. Data-driven suites live in `tests/suites/` (copied from
 //! `../shared/suites`, provenance in each file and in its README).
 
+mod charset;
 mod cli;
 mod extract_suites;
 mod mapping;
