@@ -47,6 +47,11 @@ impl LineCounter {
         self.line
     }
 
+    /// The absolute offset up to which newlines are counted.
+    pub fn counted(&self) -> usize {
+        self.counted
+    }
+
     /// The absolute offset where that line starts.
     pub fn line_start(&self) -> usize {
         self.line_start

@@ -12,27 +12,46 @@
 
 use std::io::{self, Read};
 
+use encoding_rs::Encoding;
+
+use crate::charset::{Charset, DETECTION_PREFIX_LEN, detect};
 use crate::finder::Finder;
 use crate::hit::Hit;
 use crate::lines::LineCounter;
 use crate::parallel::{MIN_PIECE, scan_window};
 use crate::scanner::{LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
+use crate::transcode::Transcoder;
 
 /// The default size of a read: 64 KiB.
 pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
 
 /// What a scan saw.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
     /// Bytes of input read.
     pub bytes: u64,
     /// Hits delivered to the sink (valid and invalid).
     pub hits: u64,
-    /// The most bytes the roll buffer ever held.
+    /// The most bytes the buffers ever held.
     pub peak_buffer: usize,
+    /// The charset the input was decoded from, and how it was chosen.
+    pub charset: Charset,
+    /// Malformed byte sequences replaced by U+FFFD while decoding (each
+    /// ends a candidate; offsets are not shifted by them).
+    pub replacements: u64,
 }
 
-/// Scans readers in bounded memory with a [`Finder`]'s rules.
+/// Scans readers in bounded memory with a [`Finder`]'s rules, in any
+/// charset of the WHATWG Encoding Standard.
+///
+/// The charset is the one given with [`encoding`](Searcher::encoding), or
+/// else chosen from the first 64 KiB (PRODUCT.md §3): a BOM, a declaration
+/// (MIME `Content-Type`, HTML `<meta>`, XML), valid UTF-8, or chardetng's
+/// guess. The scanner reads the UTF-8 it decodes to; every hit's `start`
+/// and `end` are nevertheless byte offsets into the input as given (its
+/// column too), and its URI maps an http(s) query in that charset
+/// (RFC 3987bis §3.5) when the hit is mapped with
+/// [`Summary::charset`]'s encoding.
 ///
 /// ```
 /// use iriscan::{Finder, Searcher};
@@ -48,38 +67,62 @@ pub struct Summary {
 ///     (2, 5, "https://example.org/a".to_string()),
 ///     (2, 36, "mailto:bob@example.org".to_string()),
 /// ]);
+///
+/// // Shift_JIS: offsets are into the Shift_JIS bytes.
+/// let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("東京: http://例え.jp/検索?q=東京");
+/// let mut hits = Vec::new();
+/// let summary = Searcher::new(Finder::new())
+///     .encoding(Some(encoding_rs::SHIFT_JIS))
+///     .scan_reader(&sjis[..], |hit| {
+///         hits.push((hit.start(), hit.end(), hit.iri().to_string()));
+///         Ok(true)
+///     })
+///     .unwrap();
+/// assert_eq!(hits, [(6, sjis.len(), "http://例え.jp/検索?q=東京".to_string())]);
+/// assert_eq!(summary.charset.name(), "Shift_JIS");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Searcher {
     finder: Finder,
     buffer_size: usize,
     threads: usize,
+    encoding: Option<&'static Encoding>,
 }
 
 impl Searcher {
-    /// A searcher with the default buffer size (64 KiB).
+    /// A searcher with the default buffer size (64 KiB), one thread and
+    /// charset detection.
     pub fn new(finder: Finder) -> Searcher {
         Searcher {
             finder,
             buffer_size: DEFAULT_BUFFER_SIZE,
             threads: 1,
+            encoding: None,
         }
-    }
-
-    /// How many threads scan each block (default 1). With more than one,
-    /// blocks are read `threads` × 4 MiB at a time (unless
-    /// [`buffer_size`](Searcher::buffer_size) is set larger), cut into
-    /// pieces at white space and scanned on the rayon pool while the next
-    /// block is read; hits come out in the same order as with one thread.
-    pub fn threads(mut self, threads: usize) -> Searcher {
-        self.threads = threads.max(1);
-        self
     }
 
     /// How many bytes to read at a time (at least 1). The buffer holds this
     /// much plus the finder's maximum IRI length and a little context.
     pub fn buffer_size(mut self, bytes: usize) -> Searcher {
         self.buffer_size = bytes.max(1);
+        self
+    }
+
+    /// How many threads scan each block (default 1). With more than one,
+    /// blocks are read `threads` × 4 MiB at a time (unless
+    /// [`buffer_size`](Searcher::buffer_size) is set larger), cut into
+    /// pieces at white space and scanned on the rayon pool while the next
+    /// block is read and decoded; hits come out in the same order as with
+    /// one thread.
+    pub fn threads(mut self, threads: usize) -> Searcher {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The input's charset (`None`, the default: detect it). A BOM of that
+    /// same charset is skipped.
+    pub fn encoding(mut self, encoding: Option<&'static Encoding>) -> Searcher {
+        self.encoding = encoding;
         self
     }
 
@@ -92,7 +135,7 @@ impl Searcher {
     /// (valid and invalid, in order; offsets, line and column refer to the
     /// whole input). The sink returns `Ok(false)` to stop early; its errors
     /// and read errors end the scan and are returned.
-    pub fn scan_reader<R, F>(&self, mut reader: R, mut sink: F) -> io::Result<Summary>
+    pub fn scan_reader<R, F>(&self, reader: R, mut sink: F) -> io::Result<Summary>
     where
         R: Read,
         F: FnMut(&Hit<'_>) -> io::Result<bool>,
@@ -106,125 +149,230 @@ impl Searcher {
         };
         // Bytes after the scan bound that a decision may need.
         let margin = opts.max_len + LOOKAHEAD;
+        let mut source = Source::open(reader, self.encoding)?;
         let mut buf: Vec<u8> = Vec::with_capacity(block + margin + LOOKBEHIND);
         let mut ahead: Vec<u8> = Vec::new();
         let mut base = 0usize;
         let mut state = ScanState::default();
-        let mut lines = LineCounter::default();
-        let mut summary = Summary::default();
-        let mut eof = fill(&mut reader, &mut buf, block, &mut summary.bytes)?;
+        let mut lines = Lines::default();
+        let mut hits = 0u64;
+        let mut peak = 0usize;
+        let mut eof = source.fill(&mut buf, block)?;
         loop {
-            summary.peak_buffer = summary.peak_buffer.max(buf.len() + ahead.capacity());
+            peak = peak.max(buf.capacity() + ahead.capacity() + source.held());
             // Scan every trigger whose outcome the bytes at hand decide.
-            let to = if eof {
-                buf.len()
-            } else {
-                buf.len().saturating_sub(margin)
-            };
-            if parallel {
-                // Read the next block on this thread while the pool scans
-                // this one (the reader need not be `Send`).
+            let at_end = eof;
+            let to = if at_end { buf.len() } else { buf.len().saturating_sub(margin) };
+            let stop = if parallel {
+                // Read and decode the next block on this thread while the
+                // pool scans this one (the reader need not be `Send`).
                 let mut found = Vec::new();
                 let mut st = state.clone();
                 let mut read = Ok(true);
-                let mut bytes = 0;
                 let window: &[u8] = &buf;
                 rayon::in_place_scope(|scope| {
                     scope.spawn(|_| {
                         if to > st.pos {
-                            found =
-                                scan_window(window, opts, &mut st, to, self.threads * 4, MIN_PIECE);
+                            found = scan_window(window, opts, &mut st, to, self.threads * 4, MIN_PIECE);
                         }
                     });
-                    if !eof {
-                        read = fill(&mut reader, &mut ahead, block, &mut bytes);
+                    if !at_end {
+                        read = source.fill(&mut ahead, block);
                     }
                 });
                 state = st;
+                let mut stop = false;
                 for (c, hit) in found {
-                    lines.advance(&buf, base, base + c.start);
-                    let column = (base + c.start - lines.line_start()) as u64 + 1;
-                    let hit = hit.locate(base + c.start, base + c.end, lines.line(), column);
-                    summary.hits += 1;
+                    let hit = lines.place(hit, &buf, base, c.start, c.end, &source);
+                    hits += 1;
                     if !sink(&hit)? {
-                        return Ok(summary);
+                        stop = true;
+                        break;
                     }
                 }
-                summary.bytes += bytes;
-                if eof {
-                    return Ok(summary);
+                if !at_end {
+                    eof = read?;
                 }
-                eof = read?;
+                stop
             } else {
+                let mut result = Ok(true);
                 if to > state.pos {
-                    let mut result = Ok(true);
                     let mut scanner = Scanner::new(&buf, opts);
                     scanner.scan(&mut state, to, &mut |c| {
-                        lines.advance(&buf, base, base + c.start);
-                        let column = (base + c.start - lines.line_start()) as u64 + 1;
-                        let hit = Hit::new(&buf, c).locate(
-                            base + c.start,
-                            base + c.end,
-                            lines.line(),
-                            column,
-                        );
-                        summary.hits += 1;
+                        let hit = lines.place(Hit::new(&buf, c), &buf, base, c.start, c.end, &source);
+                        hits += 1;
                         result = sink(&hit);
                         matches!(result, Ok(true))
                     });
-                    if !result? {
-                        return Ok(summary);
-                    }
                 }
-                if eof {
-                    return Ok(summary);
-                }
+                !result?
+            };
+            if stop || at_end {
+                return Ok(source.summary(hits, peak));
             }
-            // Roll: keep the undecided tail and the context before it.
+            // Roll: keep the undecided tail and the context before it (once
+            // there is enough to drop, so that tiny blocks do not move the
+            // tail for every byte).
             let keep = state.pos.saturating_sub(LOOKBEHIND).min(buf.len());
-            lines.advance(&buf, base, base + keep);
-            buf.drain(..keep);
-            base += keep;
-            state.shift(keep);
+            if keep >= block.min(MIN_ROLL) {
+                lines.advance(&buf, base, base + keep, &source);
+                buf.drain(..keep);
+                base += keep;
+                state.shift(keep);
+                source.release(lines.released(base));
+            }
             if parallel {
                 buf.append(&mut ahead);
-            } else {
-                eof = fill(&mut reader, &mut buf, block, &mut summary.bytes)?;
+            } else if !eof {
+                eof = source.fill(&mut buf, block)?;
             }
         }
     }
 }
 
+/// The least a roll drops (unless the block is smaller).
+const MIN_ROLL: usize = 4096;
+
 /// The block each thread gets when scanning in parallel.
 const PARALLEL_BLOCK: usize = 4 << 20;
 
-/// Reads up to `block` more bytes into `buf` (several reads if the reader
-/// returns less); returns whether the input ended.
-fn fill<R: Read>(
-    reader: &mut R,
-    buf: &mut Vec<u8>,
-    block: usize,
-    bytes: &mut u64,
-) -> io::Result<bool> {
-    let target = buf.len() + block;
-    while buf.len() < target {
-        let len = buf.len();
-        buf.resize(target, 0);
-        match reader.read(&mut buf[len..]) {
+/// Line numbers and columns of hits; columns count bytes of the original
+/// input, so the start of each line is mapped back when it is found.
+#[derive(Default)]
+struct Lines {
+    counter: LineCounter,
+    /// Original offset of the current line's start.
+    line_start_original: usize,
+}
+
+impl Lines {
+    fn advance<R>(&mut self, window: &[u8], base: usize, pos: usize, source: &Source<R>) {
+        let before = self.counter.line_start();
+        self.counter.advance(window, base, pos);
+        if self.counter.line_start() != before {
+            self.line_start_original = source.original_start(self.counter.line_start());
+        }
+    }
+
+    /// Gives a hit its place in the input: original offsets, line, column.
+    fn place<'h, R>(&mut self, hit: Hit<'h>, window: &[u8], base: usize, start: usize, end: usize, source: &Source<R>) -> Hit<'h> {
+        self.advance(window, base, base + start, source);
+        let original = source.original_range(base + start, base + end);
+        let column = (original.start - self.line_start_original) as u64 + 1;
+        hit.locate(original.start, original.end, self.counter.line(), column)
+    }
+
+    /// How far back the decoder may forget: nothing the line start or a
+    /// later hit may still need.
+    fn released(&self, base: usize) -> usize {
+        base.min(self.counter.counted())
+    }
+}
+
+/// The input: raw bytes read, decoded to UTF-8 appended to the scan buffer.
+struct Source<R> {
+    reader: R,
+    raw: Vec<u8>,
+    /// The transcoder's output (for the identity, `raw` is the output).
+    decoded: Vec<u8>,
+    transcoder: Transcoder,
+    /// The whole raw input has been read (and pushed with `last`).
+    done: bool,
+    bytes: u64,
+}
+
+impl<R: Read> Source<R> {
+    /// Reads the first bytes (up to the detection prefix, or to the end) and
+    /// chooses the charset.
+    fn open(mut reader: R, encoding: Option<&'static Encoding>) -> io::Result<Source<R>> {
+        let mut raw = Vec::new();
+        let mut bytes = 0;
+        let done = read_up_to(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?;
+        let charset = match encoding {
+            Some(e) => Charset::given(e, &raw),
+            None => detect(&raw, done),
+        };
+        Ok(Source {
+            reader,
+            raw,
+            decoded: Vec::new(),
+            transcoder: Transcoder::new(&charset),
+            done,
+            bytes,
+        })
+    }
+
+    /// Reads about `block` more bytes and appends their UTF-8 to `out`;
+    /// returns whether the input ended (all of it decoded).
+    fn fill(&mut self, out: &mut Vec<u8>, block: usize) -> io::Result<bool> {
+        if !self.done && self.raw.len() < block {
+            let want = block - self.raw.len();
+            self.done = read_up_to(&mut self.reader, &mut self.raw, want, &mut self.bytes)?;
+        }
+        self.decoded.clear();
+        let utf8 = self.transcoder.push(&self.raw, self.done, &mut self.decoded);
+        out.extend_from_slice(utf8);
+        self.raw.clear();
+        Ok(self.done)
+    }
+}
+
+impl<R> Source<R> {
+    fn held(&self) -> usize {
+        self.raw.capacity() + self.decoded.capacity()
+    }
+
+    fn original_start(&self, utf8: usize) -> usize {
+        // The map answers for every offset not released; a released one
+        // cannot be asked for (see `Lines::released`).
+        self.transcoder.original_start(utf8).unwrap_or(0)
+    }
+
+    fn original_range(&self, start: usize, end: usize) -> std::ops::Range<usize> {
+        self.transcoder.original_range(start..end).unwrap_or(start..end)
+    }
+
+    fn release(&mut self, utf8: usize) {
+        self.transcoder.release(utf8);
+    }
+
+    fn summary(&self, hits: u64, peak: usize) -> Summary {
+        Summary {
+            bytes: self.bytes,
+            hits,
+            peak_buffer: peak,
+            charset: *self.transcoder.charset(),
+            replacements: self.transcoder.replacements(),
+        }
+    }
+}
+
+/// Reads until `want` more bytes are in `buf` or the reader ends; returns
+/// whether it ended. (The buffer is grown once, then filled in place, so
+/// a reader handing out one byte at a time costs no more than one read per
+/// byte.)
+fn read_up_to<R: Read>(reader: &mut R, buf: &mut Vec<u8>, want: usize, bytes: &mut u64) -> io::Result<bool> {
+    let start = buf.len();
+    buf.resize(start + want, 0);
+    let mut filled = start;
+    let mut ended = false;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
             Ok(0) => {
-                buf.truncate(len);
-                return Ok(true);
+                ended = true;
+                break;
             }
             Ok(n) => {
-                buf.truncate(len + n);
+                filled += n;
                 *bytes += n as u64;
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => buf.truncate(len),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
-                buf.truncate(len);
+                buf.truncate(filled);
                 return Err(e);
             }
         }
     }
-    Ok(false)
+    buf.truncate(filled);
+    Ok(ended)
 }

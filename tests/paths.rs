@@ -57,6 +57,7 @@ fn slice_rows(finder: Finder, input: &[u8]) -> Vec<Row> {
 fn stream_rows(finder: Finder, input: &[u8], buffer: usize, chunk: usize) -> Vec<Row> {
     let mut rows = Vec::new();
     let summary = Searcher::new(finder)
+        .encoding(Some(encoding_rs::UTF_8))
         .buffer_size(buffer)
         .scan_reader(Trickle { data: input, chunk }, |h| {
             rows.push(row(h));
@@ -64,9 +65,11 @@ fn stream_rows(finder: Finder, input: &[u8], buffer: usize, chunk: usize) -> Vec
         })
         .expect("in-memory reads do not fail");
     assert_eq!(summary.bytes, input.len() as u64);
-    // Bounded memory: a block, the longest IRI, context.
+    // Bounded memory: a block (at least the detection prefix, read first),
+    // the longest IRI, context; twice over for capacity slack.
+    let block = buffer.max(iriscan::DETECTION_PREFIX_LEN);
     assert!(
-        summary.peak_buffer <= buffer + finder.get_max_len() + 256,
+        summary.peak_buffer <= 4 * (block + finder.get_max_len()),
         "{}",
         summary.peak_buffer
     );
@@ -155,6 +158,7 @@ proptest! {
 fn parallel_rows(finder: Finder, input: &[u8], threads: usize) -> Vec<Row> {
     let mut rows = Vec::new();
     Searcher::new(finder)
+        .encoding(Some(encoding_rs::UTF_8))
         .threads(threads)
         .scan_reader(
             Trickle {
