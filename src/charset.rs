@@ -335,7 +335,28 @@ pub fn detect(prefix: &[u8], is_whole_input: bool) -> Charset {
         }
         return charset(encoding_rs::UTF_8, CharsetSource::Utf8);
     }
+    if is_mostly_utf8(prefix) {
+        return charset(encoding_rs::UTF_8, CharsetSource::Utf8);
+    }
     charset(guess(prefix, is_whole_input), CharsetSource::Detector)
+}
+
+/// Whether a prefix that is not valid UTF-8 is still UTF-8 with a few
+/// broken bytes (a log with one bad line): its non-ASCII bytes form valid
+/// multi-byte sequences far more often than not. Text in a legacy charset
+/// almost never does (Dürst 1997, cited by RFC 3987bis §4: "the octet
+/// patterns of UTF-8 are highly regular"), so decoding it as a legacy
+/// charset would only turn every good character into mojibake; as UTF-8,
+/// the broken bytes become U+FFFD (counted as replacements).
+fn is_mostly_utf8(prefix: &[u8]) -> bool {
+    let (mut good, mut bad) = (0usize, 0usize);
+    for chunk in prefix.utf8_chunks() {
+        good += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        if !chunk.invalid().is_empty() {
+            bad += 1;
+        }
+    }
+    good >= 8 && good >= 16 * bad
 }
 
 /// chardetng's guess, with the switches explained in the module docs.
@@ -623,6 +644,27 @@ fn attribute(s: &[u8], mut pos: usize) -> Option<(&[u8], &[u8], usize)> {
             }
             Some((name, &s[start..pos], pos))
         }
+    }
+}
+
+#[cfg(test)]
+mod mostly_utf8_tests {
+    use super::*;
+
+    #[test]
+    fn utf8_with_a_few_broken_bytes_stays_utf8() {
+        let mut text = "東京の天気は晴れです。http://例え.jp/\n"
+            .repeat(4)
+            .into_bytes();
+        text.extend_from_slice(b"bad \xFF byte\n");
+        assert_eq!(detect(&text, true).encoding(), encoding_rs::UTF_8);
+        // A legacy document is not mistaken for it.
+        let ja = "東京の天気は晴れです。".repeat(20);
+        let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(&ja);
+        assert_eq!(detect(&sjis, true).encoding(), encoding_rs::SHIFT_JIS);
+        let fr = "Très élevé, déjà vu à côté ".repeat(20);
+        let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(&fr);
+        assert_eq!(detect(&latin, true).encoding(), encoding_rs::WINDOWS_1252);
     }
 }
 

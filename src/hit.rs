@@ -5,6 +5,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
+use encoding_rs::Encoding;
+
 use crate::components::Components;
 use crate::parse::{ParseError, Rule, Syntax, parse};
 use crate::scanner::{Candidate, Kind};
@@ -71,6 +73,7 @@ pub struct Hit<'h> {
     truncated: bool,
     line: u64,
     column: u64,
+    document: &'static Encoding,
     parsed: Result<Components, ParseError>,
 }
 
@@ -111,6 +114,7 @@ impl<'h> Hit<'h> {
             truncated: c.truncated,
             line: 1,
             column: c.start as u64 + 1,
+            document: encoding_rs::UTF_8,
             parsed,
         }
     }
@@ -124,6 +128,18 @@ impl<'h> Hit<'h> {
         self.line = line;
         self.column = column;
         self
+    }
+
+    /// Records the charset of the document the hit was found in.
+    pub(crate) fn in_document(mut self, encoding: &'static Encoding) -> Hit<'h> {
+        self.document = encoding;
+        self
+    }
+
+    /// The charset of the document the hit was found in (UTF-8 for the
+    /// slice path, which reads UTF-8).
+    pub fn document_encoding(&self) -> &'static Encoding {
+        self.document
     }
 
     /// The 1-based line number of the hit's first byte (lines end at `\n`).
@@ -203,9 +219,11 @@ impl<'h> Hit<'h> {
     }
 
     /// The URI of this hit's IRI (RFC 3987bis §3): UTF-8 percent-encoding,
-    /// IDNA or percent-encoded host, the document charset for http(s)
-    /// queries (§3.5) when `opts` names one; `{ } ^ [ ]` percent-encoded
-    /// (§6.2). IDNA failures come back as warnings on the result.
+    /// IDNA or percent-encoded host; for http(s) the query in the charset
+    /// `opts` names, or else in the document's charset (§3.5: a Shift_JIS
+    /// document's query is mapped in Shift_JIS); `{ } ^ [ ]`
+    /// percent-encoded (§6.2). IDNA failures come back as warnings on the
+    /// result.
     ///
     /// ```
     /// use iriscan::{Finder, UriOptions};
@@ -215,7 +233,11 @@ impl<'h> Hit<'h> {
     /// assert!(mapped.warnings.is_empty());
     /// ```
     pub fn to_uri(&self, opts: &UriOptions) -> Mapped<'_> {
-        to_uri(&self.iri, opts)
+        if opts.get_query_encoding().is_none() && self.document != encoding_rs::UTF_8 {
+            to_uri(&self.iri, &opts.query_encoding(self.document))
+        } else {
+            to_uri(&self.iri, opts)
+        }
     }
 
     /// Whether the candidate was cut at the maximum length.

@@ -79,6 +79,16 @@ pub struct Summary {
 ///     })
 ///     .unwrap();
 /// assert_eq!(hits, [(6, sjis.len(), "http://例え.jp/検索?q=東京".to_string())]);
+/// // …and the query of its URI is mapped in Shift_JIS (RFC 3987bis §3.5):
+/// let mut uris = Vec::new();
+/// Searcher::new(Finder::new())
+///     .encoding(Some(encoding_rs::SHIFT_JIS))
+///     .scan_reader(&sjis[..], |hit| {
+///         uris.push(hit.to_uri(&iriscan::UriOptions::new()).uri.into_owned());
+///         Ok(true)
+///     })
+///     .unwrap();
+/// assert_eq!(uris, ["http://xn--r8jz45g.jp/%E6%A4%9C%E7%B4%A2?q=%93%8C%8B%9E"]);
 /// assert_eq!(summary.charset.name(), "Shift_JIS");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +172,11 @@ impl Searcher {
             peak = peak.max(buf.capacity() + ahead.capacity() + source.held());
             // Scan every trigger whose outcome the bytes at hand decide.
             let at_end = eof;
-            let to = if at_end { buf.len() } else { buf.len().saturating_sub(margin) };
+            let to = if at_end {
+                buf.len()
+            } else {
+                buf.len().saturating_sub(margin)
+            };
             let stop = if parallel {
                 // Read and decode the next block on this thread while the
                 // pool scans this one (the reader need not be `Send`).
@@ -173,7 +187,8 @@ impl Searcher {
                 rayon::in_place_scope(|scope| {
                     scope.spawn(|_| {
                         if to > st.pos {
-                            found = scan_window(window, opts, &mut st, to, self.threads * 4, MIN_PIECE);
+                            found =
+                                scan_window(window, opts, &mut st, to, self.threads * 4, MIN_PIECE);
                         }
                     });
                     if !at_end {
@@ -199,7 +214,8 @@ impl Searcher {
                 if to > state.pos {
                     let mut scanner = Scanner::new(&buf, opts);
                     scanner.scan(&mut state, to, &mut |c| {
-                        let hit = lines.place(Hit::new(&buf, c), &buf, base, c.start, c.end, &source);
+                        let hit =
+                            lines.place(Hit::new(&buf, c), &buf, base, c.start, c.end, &source);
                         hits += 1;
                         result = sink(&hit);
                         matches!(result, Ok(true))
@@ -255,11 +271,20 @@ impl Lines {
     }
 
     /// Gives a hit its place in the input: original offsets, line, column.
-    fn place<'h, R>(&mut self, hit: Hit<'h>, window: &[u8], base: usize, start: usize, end: usize, source: &Source<R>) -> Hit<'h> {
+    fn place<'h, R>(
+        &mut self,
+        hit: Hit<'h>,
+        window: &[u8],
+        base: usize,
+        start: usize,
+        end: usize,
+        source: &Source<R>,
+    ) -> Hit<'h> {
         self.advance(window, base, base + start, source);
         let original = source.original_range(base + start, base + end);
         let column = (original.start - self.line_start_original) as u64 + 1;
         hit.locate(original.start, original.end, self.counter.line(), column)
+            .in_document(source.encoding())
     }
 
     /// How far back the decoder may forget: nothing the line start or a
@@ -310,7 +335,9 @@ impl<R: Read> Source<R> {
             self.done = read_up_to(&mut self.reader, &mut self.raw, want, &mut self.bytes)?;
         }
         self.decoded.clear();
-        let utf8 = self.transcoder.push(&self.raw, self.done, &mut self.decoded);
+        let utf8 = self
+            .transcoder
+            .push(&self.raw, self.done, &mut self.decoded);
         out.extend_from_slice(utf8);
         self.raw.clear();
         Ok(self.done)
@@ -318,6 +345,10 @@ impl<R: Read> Source<R> {
 }
 
 impl<R> Source<R> {
+    fn encoding(&self) -> &'static Encoding {
+        self.transcoder.charset().encoding()
+    }
+
     fn held(&self) -> usize {
         self.raw.capacity() + self.decoded.capacity()
     }
@@ -329,7 +360,9 @@ impl<R> Source<R> {
     }
 
     fn original_range(&self, start: usize, end: usize) -> std::ops::Range<usize> {
-        self.transcoder.original_range(start..end).unwrap_or(start..end)
+        self.transcoder
+            .original_range(start..end)
+            .unwrap_or(start..end)
     }
 
     fn release(&mut self, utf8: usize) {
@@ -351,7 +384,12 @@ impl<R> Source<R> {
 /// whether it ended. (The buffer is grown once, then filled in place, so
 /// a reader handing out one byte at a time costs no more than one read per
 /// byte.)
-fn read_up_to<R: Read>(reader: &mut R, buf: &mut Vec<u8>, want: usize, bytes: &mut u64) -> io::Result<bool> {
+fn read_up_to<R: Read>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    want: usize,
+    bytes: &mut u64,
+) -> io::Result<bool> {
     let start = buf.len();
     buf.resize(start + want, 0);
     let mut filled = start;

@@ -105,7 +105,7 @@ fn set<'a>(names: &[&'a str]) -> BTreeSet<&'a str> {
 }
 
 const HIT_FIELDS: &[&str] = &[
-    "path", "start", "end", "line", "column", "text", "iri", "uri", "kind",
+    "path", "start", "end", "line", "column", "text", "iri", "uri", "kind", "charset",
 ];
 
 /// A UTF-8 file in several scripts, with CRLF line endings, a `<…>` IRI
@@ -719,7 +719,7 @@ const LINES: &[u8] = b"http://a.example/b\nhttp://a b\n\n../x?y\r\n\xff\xfe\nhtt
 
 #[test]
 fn each_line_keeps_lines_aligned_and_reports_invalid_ones() {
-    let r = run(&["--each-line"], LINES);
+    let r = run(&["--each-line", "--encoding", "utf-8"], LINES);
     assert_eq!(r.status, 2, "invalid lines are an error");
     assert_eq!(
         r.stdout, "http://a.example/b\n\n\n../x?y\n\nhttp://xn--r8jz45g.jp/\n\n",
@@ -767,7 +767,7 @@ fn each_line_keeps_lines_aligned_and_reports_invalid_ones() {
 
 #[test]
 fn each_line_json() {
-    let r = run(&["--each-line", "--json"], LINES);
+    let r = run(&["--each-line", "--json", "--encoding", "utf-8"], LINES);
     assert_eq!(r.status, 2);
     assert_eq!(r.stderr, "", "JSON records carry the errors");
     let recs = r.json();
@@ -923,6 +923,84 @@ fn each_line_reports_overlong_lines_and_goes_on() {
     assert!(
         r.stderr
             .contains("<stdin>:2: invalid IRI reference: line longer than 1048576 bytes"),
+        "{}",
+        r.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Charsets.
+
+#[test]
+fn legacy_charsets_give_offsets_into_the_raw_bytes_and_map_queries_in_the_charset() {
+    let dir = TempDir::new("charsets");
+    let text = "東京の天気予報を見るには、次のページをご覧ください。\n検索: http://example.jp/検索?q=東京 です。\nメール: info@example.jp\n"
+        .repeat(8);
+    let (sjis, _, unmappable) = encoding_rs::SHIFT_JIS.encode(&text);
+    assert!(!unmappable);
+    let path = dir.write("ja.txt", &sjis);
+    for args in [
+        vec!["--json", "ja.txt"],
+        vec!["--json", "--encoding", "sjis", "ja.txt"],
+    ] {
+        let r = run_in(dir.path(), &args, b"");
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+        let hits = r.json();
+        assert_eq!(hits.len(), 16);
+        let raw = std::fs::read(&path).unwrap();
+        for h in &hits {
+            assert_eq!(h["charset"], "Shift_JIS");
+            let (s, e) = (
+                h["start"].as_u64().unwrap() as usize,
+                h["end"].as_u64().unwrap() as usize,
+            );
+            let (decoded, _, _) = encoding_rs::SHIFT_JIS.decode(&raw[s..e]);
+            assert_eq!(
+                decoded,
+                h["text"].as_str().unwrap(),
+                "raw[start..end] encodes text"
+            );
+        }
+        assert_eq!(hits[0]["iri"], "http://example.jp/検索?q=東京");
+        // RFC 3987bis §3.5: the query in the document charset, the path in UTF-8.
+        assert_eq!(
+            hits[0]["uri"],
+            "http://example.jp/%E6%A4%9C%E7%B4%A2?q=%93%8C%8B%9E"
+        );
+        assert_eq!(hits[1]["uri"], "mailto:info@example.jp");
+    }
+    // --each-line decodes too.
+    let (lines, _, _) = encoding_rs::SHIFT_JIS.encode("http://example.jp/検索?q=東京\n");
+    dir.write("lines.txt", &lines);
+    let r = run_in(
+        dir.path(),
+        &["--each-line", "--encoding", "shift_jis", "lines.txt"],
+        b"",
+    );
+    assert_eq!(
+        r.lines(),
+        ["http://example.jp/%E6%A4%9C%E7%B4%A2?q=%E6%9D%B1%E4%BA%AC"]
+    );
+}
+
+#[test]
+fn unknown_encoding_labels_are_an_error() {
+    let r = run(&["--encoding", "klingon"], b"http://a.example/");
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("klingon"), "{}", r.stderr);
+}
+
+#[test]
+fn malformed_bytes_are_counted_in_a_warning() {
+    let r = run(
+        &["--encoding", "utf-8"],
+        b"http://a.example/\xff b http://b.example/\xfe\n",
+    );
+    assert_eq!(r.status, 0);
+    assert_eq!(r.lines(), ["http://a.example/", "http://b.example/"]);
+    assert!(
+        r.stderr
+            .contains("warning: 2 malformed byte sequences for UTF-8"),
         "{}",
         r.stderr
     );

@@ -6,7 +6,8 @@
 use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
-use iriscan::{Finder, HostMapping, UriOptions};
+use encoding_rs::Encoding;
+use iriscan::{CharsetError, Finder, HostMapping, UriOptions, charset_for_label};
 
 const ABOUT: &str = "\
 Find IRIs (RFC 3987 internationalized links) in text of any language.
@@ -79,6 +80,16 @@ pub struct Args {
     )]
     pub each_line: bool,
 
+    /// The input charset: any WHATWG label (`shift_jis`, `latin1`, `utf-16le`, …) or `auto`
+    /// (the default: BOM, declaration, valid UTF-8, else detection)
+    #[arg(
+        long,
+        value_name = "LABEL",
+        default_value = "auto",
+        hide_default_value = true
+    )]
+    pub encoding: String,
+
     /// Scan with N threads (default: all cores): small files side by side,
     /// large inputs in pieces; the output is the same for every N
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -102,6 +113,16 @@ impl Args {
             f = f.max_len(usize::try_from(n).unwrap_or(usize::MAX));
         }
         f
+    }
+
+    /// The charset `--encoding` names (`None` for `auto`), or an error
+    /// naming the label.
+    pub fn encoding(&self) -> Result<Option<&'static Encoding>, CharsetError> {
+        if self.encoding.eq_ignore_ascii_case("auto") {
+            Ok(None)
+        } else {
+            charset_for_label(&self.encoding).map(Some)
+        }
     }
 
     /// The number of threads to scan with.

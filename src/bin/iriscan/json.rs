@@ -11,6 +11,7 @@
 //! | `iri` | string | the absolute IRI (`http://`/`mailto:` added, white space of `<…>` removed) |
 //! | `uri` | string | its URI (RFC 3987bis §3) |
 //! | `kind` | string | `iri`, `www` or `email` |
+//! | `charset` | string | the input's charset, as detected or given (`UTF-8`, `Shift_JIS`, …); offsets are into the input's own bytes |
 //! | `valid` | bool | with `--invalid` only |
 //! | `error` | string or null | with `--invalid` only: why the IRI is invalid (its byte offset is the input's) |
 //! | `error_offset` | integer or null | with `--invalid` only: input byte offset of the error |
@@ -45,6 +46,7 @@ pub struct HitRecord<'a> {
     pub iri: &'a str,
     pub uri: &'a str,
     pub kind: &'static str,
+    pub charset: &'static str,
     #[serde(flatten)]
     pub verdict: Option<Verdict>,
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -16,6 +16,7 @@
 //! `iriscan big.txt | head`) ends the program quietly with status 0.
 
 mod args;
+mod decode;
 mod each_line;
 mod json;
 mod line_output;
@@ -29,10 +30,12 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use iriscan::{Searcher, UriOptions};
+use encoding_rs::Encoding;
+use iriscan::{Charset, Searcher, Summary, UriOptions};
 use rayon::prelude::*;
 
 use crate::args::Args;
+use crate::decode::Decoded;
 use crate::line_output::LinePrinter;
 use crate::output::{HitPrinter, Mode, Settings};
 use crate::progress::Progress;
@@ -79,9 +82,16 @@ impl From<Status> for ExitCode {
 /// the run (only output errors do: an unreadable input is reported and
 /// skipped).
 fn run(args: &Args) -> anyhow::Result<Status> {
+    let encoding = match args.encoding() {
+        Ok(e) => e,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "iriscan: --encoding: {e}");
+            return Ok(Status::Error);
+        }
+    };
     let with_path = Walk::several_inputs(&args.paths);
     let out = BufWriter::new(io::stdout().lock());
-    let mut job = Job::new(args, out, with_path);
+    let mut job = Job::new(args, encoding, out, with_path);
     let threads = args.threads();
     let progress = Progress::new();
     let mut failed = false;
@@ -128,14 +138,15 @@ const SMALL_FILE: u64 = 8 << 20;
 /// line as one IRI reference.
 enum Job<W: Write> {
     Hits(Searcher, HitPrinter<W>),
-    Lines(UriOptions, LinePrinter<W>),
+    Lines(UriOptions, Option<&'static Encoding>, LinePrinter<W>),
 }
 
 impl<W: Write> Job<W> {
-    fn new(args: &Args, out: W, with_path: bool) -> Job<W> {
+    fn new(args: &Args, encoding: Option<&'static Encoding>, out: W, with_path: bool) -> Job<W> {
         if args.each_line {
             return Job::Lines(
                 args.uri_options(),
+                encoding,
                 LinePrinter::new(out, args.json, with_path),
             );
         }
@@ -152,7 +163,9 @@ impl<W: Write> Job<W> {
             with_path,
             uri_options: args.uri_options(),
         };
-        let searcher = Searcher::new(args.finder()).threads(args.threads());
+        let searcher = Searcher::new(args.finder())
+            .threads(args.threads())
+            .encoding(encoding);
         Job::Hits(searcher, HitPrinter::new(out, settings))
     }
 
@@ -169,13 +182,32 @@ impl<W: Write> Job<W> {
         match self {
             Job::Hits(searcher, printer) => {
                 let r = scan::scan_input(reader, searcher, |hit| printer.hit(&input.name, hit));
-                let failed = read_failed(&input.name, r)?;
+                let failed = match r {
+                    Ok(summary) => {
+                        warn_replacements(&input.name, &summary.charset, summary.replacements);
+                        false
+                    }
+                    Err(e) => read_failed(&input.name, e)?,
+                };
                 printer.end_input(&input.name)?;
                 Ok(failed)
             }
-            Job::Lines(opts, printer) => {
-                let r = each_line::scan_lines(reader, opts, |c| printer.line(&input.name, &c));
-                let failed = read_failed(&input.name, r)?;
+            Job::Lines(opts, encoding, printer) => {
+                let mut decoded = match Decoded::new(reader, *encoding) {
+                    Ok(d) => d,
+                    Err(err) => {
+                        report_read(&input.name, 0, &err);
+                        return Ok(true);
+                    }
+                };
+                let r =
+                    each_line::scan_lines(&mut decoded, opts, |c| printer.line(&input.name, &c));
+                // Malformed bytes need no warning here: each line that holds
+                // one is reported as invalid.
+                let failed = match r {
+                    Ok(()) => false,
+                    Err(e) => read_failed(&input.name, e)?,
+                };
                 printer.end_input()?;
                 Ok(failed)
             }
@@ -190,7 +222,8 @@ impl<W: Write> Job<W> {
             unreachable!("only hit scans are batched")
         };
         let one_thread = searcher.threads(1);
-        let results: Vec<Result<Vec<iriscan::Hit<'static>>, (u64, io::Error)>> = inputs
+        type Scanned = Result<(Vec<iriscan::Hit<'static>>, Summary), (u64, io::Error)>;
+        let results: Vec<Scanned> = inputs
             .par_iter()
             .map(|input| {
                 let reader = input.open().map_err(|e| (0, e))?;
@@ -206,7 +239,8 @@ impl<W: Write> Job<W> {
         let mut failed = false;
         for (input, result) in inputs.iter().zip(results) {
             match result {
-                Ok(hits) => {
+                Ok((hits, summary)) => {
+                    warn_replacements(&input.name, &summary.charset, summary.replacements);
                     for hit in &hits {
                         printer.hit(&input.name, hit)?;
                     }
@@ -227,21 +261,34 @@ impl<W: Write> Job<W> {
             Job::Hits(_, p) => Status::of(p.found(), failed),
             // An invalid line is an error: the caller said every line is an
             // IRI reference.
-            Job::Lines(_, p) => Status::of(p.found(), failed || p.saw_invalid()),
+            Job::Lines(_, _, p) => Status::of(p.found(), failed || p.saw_invalid()),
         }
     }
 }
 
 /// Reports a read error of `name` (and returns `Ok(true)`), or passes an
 /// output error on.
-fn read_failed(name: &str, r: Result<(), InputError>) -> io::Result<bool> {
-    match r {
-        Ok(()) => Ok(false),
-        Err(InputError::Read { at, err }) => {
+fn read_failed(name: &str, e: InputError) -> io::Result<bool> {
+    match e {
+        InputError::Read { at, err } => {
             report_read(name, at, &err);
             Ok(true)
         }
-        Err(InputError::Output(output)) => Err(output),
+        InputError::Output(output) => Err(output),
+    }
+}
+
+/// Warns (on standard error, without changing the exit status) that an
+/// input held malformed byte sequences for its charset: each was replaced
+/// by U+FFFD, which ends a candidate, and offsets still point into the
+/// input's bytes.
+fn warn_replacements(name: &str, charset: &Charset, replacements: u64) {
+    if replacements > 0 {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "iriscan: {name}: warning: {replacements} malformed byte sequence{} for {charset}, replaced",
+            if replacements == 1 { "" } else { "s" }
+        );
     }
 }
 

@@ -118,6 +118,7 @@ impl<W: Write> HitPrinter<W> {
                     iri: hit.iri(),
                     uri: &m.uri,
                     kind: hit.kind().as_str(),
+                    charset: hit.document_encoding().name(),
                     verdict: self.s.invalid.then_some(Verdict {
                         valid,
                         error,

@@ -7,7 +7,7 @@
 
 use std::io::{self, Read};
 
-use iriscan::{Hit, Searcher};
+use iriscan::{Hit, Searcher, Summary};
 
 /// Why scanning an input stopped.
 #[derive(Debug)]
@@ -39,7 +39,7 @@ pub fn scan_input(
     reader: impl Read,
     searcher: &Searcher,
     mut sink: impl FnMut(&Hit<'_>) -> io::Result<()>,
-) -> Result<(), InputError> {
+) -> Result<Summary, InputError> {
     let mut reader = Counting {
         inner: reader,
         read: 0,
@@ -55,7 +55,7 @@ pub fn scan_input(
     if let Some(e) = output {
         return Err(InputError::Output(e));
     }
-    scanned.map(|_| ()).map_err(|err| InputError::Read {
+    scanned.map_err(|err| InputError::Read {
         at: reader.read,
         err,
     })
@@ -66,11 +66,11 @@ pub fn scan_input(
 pub fn collect_input(
     reader: impl Read,
     searcher: &Searcher,
-) -> Result<Vec<Hit<'static>>, InputError> {
+) -> Result<(Vec<Hit<'static>>, Summary), InputError> {
     let mut hits = Vec::new();
-    scan_input(reader, searcher, |hit| {
+    let summary = scan_input(reader, searcher, |hit| {
         hits.push(hit.clone().into_owned());
         Ok(())
     })?;
-    Ok(hits)
+    Ok((hits, summary))
 }
