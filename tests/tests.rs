@@ -4,6 +4,7 @@
 
 mod extract_suites;
 mod mapping;
+mod normalize_suite;
 mod parse_props;
 mod resolve_suite;
 mod rules;
