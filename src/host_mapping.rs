@@ -139,7 +139,7 @@ fn denied_ascii(c: char) -> bool {
             ))
 }
 
-fn to_ascii(domain: &str, dns_length: DnsLength) -> Option<Cow<'_, str>> {
+pub(crate) fn to_ascii(domain: &str, dns_length: DnsLength) -> Option<Cow<'_, str>> {
     Uts46::new()
         .to_ascii(domain.as_bytes(), REG_NAME_DENY, Hyphens::Allow, dns_length)
         .ok()

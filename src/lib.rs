@@ -18,6 +18,7 @@ mod host_mapping;
 mod ip_literal;
 mod leiri;
 mod lines;
+mod normalize;
 mod parallel;
 mod parse;
 #[cfg(test)]
@@ -41,6 +42,10 @@ pub use finder::{FindIter, Finder};
 pub use hit::{Hit, Warning};
 pub use host_mapping::{HostMapping, IdnaFailure};
 pub use leiri::leiri_to_iri;
+pub use normalize::{
+    NormalForm, NormalizationLevel, NormalizeError, NormalizeOptions, Operand, equivalent,
+    normalize,
+};
 pub use parse::{
     HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
 };

@@ -67,7 +67,9 @@ use std::borrow::Cow;
 use crate::components::Components;
 use crate::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode};
 use crate::leiri::is_iri_char;
-use crate::to_uri::{is_ip_literal, is_triplet, is_unreserved, push_pct_bytes, triplet_value};
+use crate::to_uri::{
+    is_ip_literal, is_triplet, is_unreserved, push_pct, push_pct_bytes, triplet_value,
+};
 
 /// Options of the URI → IRI conversion, built in the builder style.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -125,6 +127,7 @@ impl IriOptions {
 /// assert_eq!(iri, "http://example.com/𐌀?q=✓%26%C0%AF");
 /// ```
 pub fn to_iri<'a>(uri: &'a str, opts: &IriOptions) -> Cow<'a, str> {
+    const KEPT: KeptHex = KeptHex::AsWritten;
     let c = Components::split(uri);
     let host = c.host.clone().filter(|h| !is_ip_literal(&uri[h.clone()]));
     let punycode = opts.decode_punycode
@@ -138,22 +141,22 @@ pub fn to_iri<'a>(uri: &'a str, opts: &IriOptions) -> Cow<'a, str> {
     let mut run = Vec::new();
     let mut pos = 0;
     if let Some(h) = &c.host {
-        push_decoded(&uri[pos..h.start], false, &mut out, &mut run);
+        push_decoded(&uri[pos..h.start], false, KEPT, &mut out, &mut run);
         if punycode {
             let mut decoded = String::with_capacity(h.len());
-            push_decoded(&uri[h.clone()], false, &mut decoded, &mut run);
+            push_decoded(&uri[h.clone()], false, KEPT, &mut decoded, &mut run);
             push_punycode_decoded(&decoded, &mut out);
         } else {
-            push_decoded(&uri[h.clone()], false, &mut out, &mut run);
+            push_decoded(&uri[h.clone()], false, KEPT, &mut out, &mut run);
         }
         pos = h.end;
     }
     if let Some(q) = &c.query {
-        push_decoded(&uri[pos..q.start], false, &mut out, &mut run);
-        push_decoded(&uri[q.clone()], true, &mut out, &mut run);
+        push_decoded(&uri[pos..q.start], false, KEPT, &mut out, &mut run);
+        push_decoded(&uri[q.clone()], true, KEPT, &mut out, &mut run);
         pos = q.end;
     }
-    push_decoded(&uri[pos..], false, &mut out, &mut run);
+    push_decoded(&uri[pos..], false, KEPT, &mut out, &mut run);
     if out == uri {
         Cow::Borrowed(uri)
     } else {
@@ -181,13 +184,33 @@ fn is_space_like(c: char) -> bool {
 }
 
 /// Step 4: whether a decoded non-ASCII character may appear as itself.
-fn decodes(c: char, in_query: bool) -> bool {
+/// Shared with [`crate::normalize`], whose IRI form decodes exactly these.
+pub(crate) fn decodes(c: char, in_query: bool) -> bool {
     is_iri_char(c, in_query) && !is_space_like(c)
 }
 
+/// How [`push_decoded`] writes the ASCII triplets it leaves encoded (`%`,
+/// reserved characters, ASCII not allowed in URIs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeptHex {
+    /// As they were written, hex case included: [`to_iri`] changes nothing
+    /// it does not decode.
+    AsWritten,
+    /// With upper-case hex: [`crate::normalize`] (RFC 3986 §6.2.2.1).
+    Upper,
+}
+
 /// Steps 2 to 5 on one stretch of the URI. `run` is scratch space for the
-/// octets of consecutive triplets, reused across calls.
-fn push_decoded(s: &str, in_query: bool, out: &mut String, run: &mut Vec<u8>) {
+/// octets of consecutive triplets, reused across calls. Also the decoder of
+/// [`crate::normalize`] (with [`KeptHex::Upper`]), so that both decode
+/// exactly the same triplets.
+pub(crate) fn push_decoded(
+    s: &str,
+    in_query: bool,
+    kept: KeptHex,
+    out: &mut String,
+    run: &mut Vec<u8>,
+) {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -210,12 +233,12 @@ fn push_decoded(s: &str, in_query: bool, out: &mut String, run: &mut Vec<u8>) {
             run.push(triplet_value(b, i));
             i += 3;
         }
-        push_run(&s[start..i], run, in_query, out);
+        push_run(&s[start..i], run, in_query, kept, out);
     }
 }
 
 /// Decodes one run of triplets `text` whose octets are `octets`.
-fn push_run(text: &str, octets: &[u8], in_query: bool, out: &mut String) {
+fn push_run(text: &str, octets: &[u8], in_query: bool, kept: KeptHex, out: &mut String) {
     let mut k = 0; // index of the current octet, = triplet index
     for chunk in octets.utf8_chunks() {
         for c in chunk.valid().chars() {
@@ -223,6 +246,8 @@ fn push_run(text: &str, octets: &[u8], in_query: bool, out: &mut String) {
             if c.is_ascii() {
                 if is_unreserved(c as u8) {
                     out.push(c);
+                } else if kept == KeptHex::Upper {
+                    push_pct(out, c as u8);
                 } else {
                     // `%`, reserved, or not allowed in URIs: not decoded in
                     // step 2, so copied as it was (its hex case included).

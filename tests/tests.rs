@@ -6,6 +6,7 @@ mod charset;
 mod cli;
 mod extract_suites;
 mod mapping;
+mod normalize_suite;
 mod parse_props;
 mod paths;
 mod resolve_suite;
