@@ -408,7 +408,13 @@ fn bad_arguments_exit_2() {
         &["--max-len", "many"],
         &["--host-mapping", "punycode"],
         &["--each-line", "--count"],
-        &["--each-line", "--unique"],
+        &["--each-line", "--to", "url"],
+        &["--to", "iri"],
+        &["--base", "http://a.example/"],
+        &["--nfc"],
+        &["--normalize=everything"],
+        &["--encoding", "no-such-charset"],
+        &["--each-line", "--base", "relative/base"],
         &["--each-line", "--invalid"],
         &["--each-line", "--no-www"],
         &["--each-line", "--no-email"],
@@ -699,12 +705,22 @@ fn help_describes_what_is_found_and_every_option_in_one_line() {
         "--max-len",
         "--host-mapping",
         "--each-line",
+        "--encoding",
+        "--threads",
+        "--normalize",
+        "--nfc",
+        "--to",
+        "--base",
     ];
     for opt in options {
         let lines: Vec<&str> = r
             .stdout
             .lines()
-            .filter(|l| l.trim_start().starts_with(&format!("{opt} ")) || l.trim() == opt)
+            .filter(|l| {
+                let l = l.trim_start();
+                l.starts_with(opt)
+                    && !l[opt.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '-')
+            })
             .collect();
         assert_eq!(lines.len(), 1, "{opt}: {lines:?}");
         // The description is on the same line.
@@ -1004,4 +1020,84 @@ fn malformed_bytes_are_counted_in_a_warning() {
         "{}",
         r.stderr
     );
+}
+
+// ---------------------------------------------------------------------------
+// Normalization, resolution, conversion.
+
+#[test]
+fn each_line_normalizes_resolves_converts_and_deduplicates() {
+    let input = "http://EXAMPLE.com:80/a/./b/../c\nHTTP://example.com/a/c\n../x/%7euser\nhttps://résumé.example/\nhttps://xn--rsum-bpad.example/\n";
+    let r = run(
+        &[
+            "--each-line",
+            "--normalize",
+            "--unique",
+            "--base",
+            "http://example.com/dir/",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        r.lines(),
+        [
+            "http://example.com/a/c",
+            "http://example.com/x/~user",
+            "https://xn--rsum-bpad.example/"
+        ]
+    );
+    // In IRI form the IDN host is Unicode, and one key still.
+    let r = run(
+        &["--each-line", "--normalize", "--unique", "--to", "iri"],
+        input.as_bytes(),
+    );
+    assert_eq!(
+        r.lines(),
+        [
+            "http://example.com/a/c",
+            "../x/~user",
+            "https://résumé.example/"
+        ]
+    );
+    // --to iri decodes what RFC 3987bis §4 allows, and only that.
+    let r = run(
+        &["--each-line", "--to", "iri"],
+        b"http://a.example/D%C3%BCrst?%2F%e2%80%ae\n",
+    );
+    assert_eq!(r.lines(), ["http://a.example/Dürst?%2F%E2%80%AE"]);
+    // The syntax level keeps the default port; JSON carries `normalized`.
+    let r = run(
+        &["--each-line", "--json", "--normalize=syntax"],
+        b"HTTP://Example.COM:80/%7e\n",
+    );
+    let rec = &r.json()[0];
+    assert_eq!(rec["normalized"], "http://example.com:80/~");
+    assert_eq!(rec["iri"], "HTTP://Example.COM:80/%7e");
+    // A reference that cannot be resolved is an invalid line.
+    let r = run(
+        &["--each-line", "--base", "http://a.example/b/c"],
+        b"g;x\n../../../g\n",
+    );
+    assert_eq!(r.lines(), ["http://a.example/b/g;x", "http://a.example/g"]);
+}
+
+#[test]
+fn normalize_in_running_text_prints_and_keys_on_the_normal_form() {
+    let text = "see HTTP://Example.COM:80/a/../b and http://example.com/b, then https://résumé.example and https://xn--rsum-bpad.example\n";
+    let r = run(&["--normalize", "--unique"], text.as_bytes());
+    assert_eq!(
+        r.lines(),
+        ["http://example.com/b", "https://résumé.example/"]
+    );
+    let r = run(&["--normalize", "--unique", "--uri"], text.as_bytes());
+    assert_eq!(
+        r.lines(),
+        ["http://example.com/b", "https://xn--rsum-bpad.example/"]
+    );
+    let r = run(&["--json", "--normalize"], text.as_bytes());
+    let hits = r.json();
+    assert_eq!(hits.len(), 4);
+    assert_eq!(hits[0]["normalized"], "http://example.com/b");
+    assert_eq!(hits[0]["iri"], "HTTP://Example.COM:80/a/../b");
 }

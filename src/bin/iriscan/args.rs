@@ -7,7 +7,10 @@ use std::ffi::OsString;
 
 use clap::{Parser, ValueEnum};
 use encoding_rs::Encoding;
-use iriscan::{CharsetError, Finder, HostMapping, UriOptions, charset_for_label};
+use iriscan::{
+    CharsetError, Finder, HostMapping, NormalForm, NormalizationLevel, NormalizeOptions,
+    UriOptions, charset_for_label,
+};
 
 const ABOUT: &str = "\
 Find IRIs (RFC 3987 internationalized links) in text of any language.
@@ -76,12 +79,41 @@ pub struct Args {
     /// Treat every input line as one IRI reference: print its URI, report invalid lines
     #[arg(
         long,
-        conflicts_with_all = ["count", "unique", "invalid", "no_www", "no_email", "max_len"]
+        conflicts_with_all = ["count", "invalid", "no_www", "no_email", "max_len"]
     )]
     pub each_line: bool,
 
-    /// The input charset: any WHATWG label (`shift_jis`, `latin1`, `utf-16le`, …) or `auto`
-    /// (the default: BOM, declaration, valid UTF-8, else detection)
+    /// Normalize: simple, syntax or scheme (the default); print and --unique on it
+    #[arg(
+        long,
+        value_enum,
+        value_name = "LEVEL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "scheme",
+        hide_possible_values = true
+    )]
+    pub normalize: Option<LevelArg>,
+
+    /// With --normalize, also apply Unicode NFC
+    #[arg(long, requires = "normalize")]
+    pub nfc: bool,
+
+    /// With --each-line: print each line as `iri` or `uri` (the default)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORM",
+        requires = "each_line",
+        hide_possible_values = true
+    )]
+    pub to: Option<FormArg>,
+
+    /// With --each-line: resolve references against this absolute IRI
+    #[arg(long, value_name = "IRI", requires = "each_line")]
+    pub base: Option<String>,
+
+    /// Input charset: a WHATWG label (sjis, latin1, utf-16le, …) or auto (the default)
     #[arg(
         long,
         value_name = "LABEL",
@@ -90,10 +122,29 @@ pub struct Args {
     )]
     pub encoding: String,
 
-    /// Scan with N threads (default: all cores): small files side by side,
-    /// large inputs in pieces; the output is the same for every N
+    /// Threads to scan with (default: all cores); the output does not depend on it
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+}
+
+/// The values of `--normalize`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// The string as it is
+    Simple,
+    /// Case, percent-encoding and dot segments (RFC 3986 §6.2.2)
+    Syntax,
+    /// Also default ports, empty paths, IDN hosts for http, https, ws, wss, ftp
+    Scheme,
+}
+
+/// The values of `--to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormArg {
+    /// The IRI (percent-encoded UTF-8 decoded where RFC 3987bis §4 allows)
+    Iri,
+    /// The URI (RFC 3987bis §3)
+    Uri,
 }
 
 /// The values of `--host-mapping`.
@@ -123,6 +174,31 @@ impl Args {
         } else {
             charset_for_label(&self.encoding).map(Some)
         }
+    }
+
+    /// The normalization `--normalize` asks for, in IRI or URI form.
+    pub fn normalization(&self, uri: bool) -> Option<NormalizeOptions> {
+        let level = match self.normalize? {
+            LevelArg::Simple => NormalizationLevel::Simple,
+            LevelArg::Syntax => NormalizationLevel::Syntax,
+            LevelArg::Scheme => NormalizationLevel::Scheme,
+        };
+        let form = if uri {
+            NormalForm::Uri
+        } else {
+            NormalForm::Iri
+        };
+        Some(
+            NormalizeOptions::new()
+                .level(level)
+                .form(form)
+                .nfc(self.nfc),
+        )
+    }
+
+    /// Whether `--each-line` prints URIs (the default) rather than IRIs.
+    pub fn to_uri(&self) -> bool {
+        self.to != Some(FormArg::Iri)
     }
 
     /// The number of threads to scan with.

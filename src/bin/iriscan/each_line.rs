@@ -15,7 +15,23 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 
 use crate::scan::InputError;
-use iriscan::{Mapped, ParseError, Rule, Syntax, UriOptions, parse, to_uri};
+use std::borrow::Cow;
+
+use iriscan::{
+    IriOptions, Mapped, NormalizeError, NormalizeOptions, ParseError, ResolveError, Rule, Syntax,
+    UriOptions, normalize, parse, resolve, to_iri, to_uri,
+};
+
+/// What to do with each line (from the command line).
+pub struct LineOptions {
+    pub uri: UriOptions,
+    /// Print URIs (else IRIs, converted with RFC 3987bis §4).
+    pub to_uri: bool,
+    /// Resolve relative references against this absolute IRI first.
+    pub base: Option<String>,
+    /// Normalize what is printed (in the form printed).
+    pub normalize: Option<NormalizeOptions>,
+}
 
 /// The verdict on one line.
 pub struct Checked<'a> {
@@ -25,12 +41,38 @@ pub struct Checked<'a> {
     pub raw: &'a [u8],
     /// The line as text, if it is UTF-8.
     pub text: Option<&'a str>,
-    /// Why the line is not an IRI reference; `None` when it is one.
+    /// Why the line is not an IRI reference (or cannot be resolved against
+    /// the base); `None` when it is one.
     pub error: Option<LineError>,
-    /// Whether the line is valid and also matches `IRI` (has a scheme).
+    /// Whether the line is valid and its IRI (resolved) has a scheme.
     pub absolute: bool,
-    /// The URI of the line; `None` when the line is not UTF-8.
+    /// The IRI of a valid line: the line, resolved against `--base`, in IRI
+    /// form (converted from a URI with `--to iri`).
+    pub iri: Option<Cow<'a, str>>,
+    /// The URI of the line (resolved if valid); `None` when the line is
+    /// not UTF-8.
     pub uri: Option<Mapped<'a>>,
+    /// The normalized form of what is printed, with `--normalize`.
+    pub normalized: Option<String>,
+    /// Plain output prints the IRI (`--to iri`).
+    pub iri_form: bool,
+}
+
+impl Checked<'_> {
+    /// What plain output prints for a valid line (and `--unique` keys on).
+    pub fn output(&self) -> Option<&str> {
+        if self.error.is_some() {
+            return None;
+        }
+        if let Some(n) = &self.normalized {
+            return Some(n);
+        }
+        match (&self.iri, &self.uri) {
+            (Some(iri), _) if self.iri_form => Some(iri),
+            (_, Some(m)) => Some(&m.uri),
+            _ => None,
+        }
+    }
 }
 
 /// Why a line is not an IRI reference.
@@ -41,6 +83,10 @@ pub enum LineError {
     Parse(ParseError),
     /// The line is longer than [`MAX_LINE`] bytes.
     TooLong,
+    /// The reference cannot be resolved against the base.
+    Resolve(ResolveError),
+    /// The resolved reference cannot be normalized.
+    Normalize(NormalizeError),
 }
 
 impl fmt::Display for LineError {
@@ -49,6 +95,8 @@ impl fmt::Display for LineError {
             LineError::Utf8 { at } => write!(f, "invalid UTF-8 at byte {at}"),
             LineError::Parse(e) => e.fmt(f),
             LineError::TooLong => write!(f, "line longer than {MAX_LINE} bytes"),
+            LineError::Resolve(e) => write!(f, "cannot resolve against the base: {e}"),
+            LineError::Normalize(e) => write!(f, "cannot normalize: {e}"),
         }
     }
 }
@@ -63,7 +111,7 @@ pub const MAX_LINE: usize = 1 << 20;
 /// number of bytes read before it).
 pub fn scan_lines(
     reader: impl Read,
-    opts: &UriOptions,
+    opts: &LineOptions,
     mut sink: impl FnMut(Checked<'_>) -> io::Result<()>,
 ) -> Result<(), InputError> {
     let mut reader = BufReader::with_capacity(64 * 1024, reader);
@@ -100,7 +148,7 @@ pub fn scan_lines(
                     break;
                 }
             }
-            sink(too_long(line)).map_err(InputError::Output)?;
+            sink(too_long(line, opts)).map_err(InputError::Output)?;
             continue;
         }
         let raw = buf.strip_suffix(b"\n").unwrap_or(&buf);
@@ -109,43 +157,83 @@ pub fn scan_lines(
     }
 }
 
-fn too_long(line: u64) -> Checked<'static> {
+fn too_long(line: u64, opts: &LineOptions) -> Checked<'static> {
     Checked {
         line,
         raw: b"",
         text: None,
         error: Some(LineError::TooLong),
         absolute: false,
+        iri: None,
         uri: None,
+        normalized: None,
+        iri_form: !opts.to_uri,
     }
 }
 
-fn check_line<'a>(line: u64, raw: &'a [u8], opts: &UriOptions) -> Checked<'a> {
+fn check_line<'a>(line: u64, raw: &'a [u8], opts: &LineOptions) -> Checked<'a> {
+    let mut checked = Checked {
+        line,
+        raw,
+        text: None,
+        error: None,
+        absolute: false,
+        iri: None,
+        uri: None,
+        normalized: None,
+        iri_form: !opts.to_uri,
+    };
     let text = match std::str::from_utf8(raw) {
         Ok(t) => t,
         Err(e) => {
-            return Checked {
-                line,
-                raw,
-                text: None,
-                error: Some(LineError::Utf8 {
-                    at: e.valid_up_to(),
-                }),
-                absolute: false,
-                uri: None,
-            };
+            checked.error = Some(LineError::Utf8 {
+                at: e.valid_up_to(),
+            });
+            return checked;
         }
     };
-    let error = parse(text, Rule::IriReference, Syntax::Iri)
-        .err()
-        .map(LineError::Parse);
-    let absolute = error.is_none() && parse(text, Rule::Iri, Syntax::Iri).is_ok();
-    Checked {
-        line,
-        raw,
-        text: Some(text),
-        error,
-        absolute,
-        uri: Some(to_uri(text, opts)),
+    checked.text = Some(text);
+    if let Err(e) = parse(text, Rule::IriReference, Syntax::Iri) {
+        checked.error = Some(LineError::Parse(e));
+        // The mapping is defined for any string (RFC 3987bis §3.3).
+        checked.uri = Some(to_uri(text, &opts.uri));
+        return checked;
+    }
+    let target: Cow<'a, str> = match &opts.base {
+        None => Cow::Borrowed(text),
+        Some(base) => match resolve(base, text) {
+            Ok(t) => Cow::Owned(t),
+            Err(e) => {
+                checked.error = Some(LineError::Resolve(e));
+                checked.uri = Some(to_uri(text, &opts.uri));
+                return checked;
+            }
+        },
+    };
+    checked.absolute = parse(&target, Rule::Iri, Syntax::Iri).is_ok();
+    let uri = map_owned(&target, &opts.uri);
+    let iri: Cow<'a, str> = if opts.to_uri {
+        target
+    } else {
+        Cow::Owned(to_iri(&target, &IriOptions::new()).into_owned())
+    };
+    if let Some(n) = &opts.normalize {
+        let form: &str = if opts.to_uri { &uri.uri } else { &iri };
+        match normalize(form, n) {
+            Ok(v) => checked.normalized = Some(v.into_owned()),
+            Err(e) => checked.error = Some(LineError::Normalize(e)),
+        }
+    }
+    checked.iri = Some(iri);
+    checked.uri = Some(uri);
+    checked
+}
+
+/// The URI of `s`, owning its text (`s` may be a temporary).
+fn map_owned(s: &str, opts: &UriOptions) -> Mapped<'static> {
+    let m = to_uri(s, opts);
+    Mapped {
+        uri: Cow::Owned(m.uri.into_owned()),
+        warnings: m.warnings,
     }
 }

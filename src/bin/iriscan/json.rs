@@ -11,6 +11,7 @@
 //! | `iri` | string | the absolute IRI (`http://`/`mailto:` added, white space of `<…>` removed) |
 //! | `uri` | string | its URI (RFC 3987bis §3) |
 //! | `kind` | string | `iri`, `www` or `email` |
+//! | `normalized` | string or null | with `--normalize` only: the normalized IRI (the normalized URI with `--uri`) |
 //! | `charset` | string | the input's charset, as detected or given (`UTF-8`, `Shift_JIS`, …); offsets are into the input's own bytes |
 //! | `valid` | bool | with `--invalid` only |
 //! | `error` | string or null | with `--invalid` only: why the IRI is invalid (its byte offset is the input's) |
@@ -47,6 +48,10 @@ pub struct HitRecord<'a> {
     pub uri: &'a str,
     pub kind: &'static str,
     pub charset: &'static str,
+    /// With `--normalize`: the normalized IRI (URI with `--uri`); null if
+    /// it cannot be normalized (an invalid hit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized: Option<Option<String>>,
     #[serde(flatten)]
     pub verdict: Option<Verdict>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -72,6 +77,8 @@ pub struct LineRecord<'a> {
     pub error: Option<String>,
     pub iri: Option<&'a str>,
     pub uri: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normalized: Option<&'a str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }

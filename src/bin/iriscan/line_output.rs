@@ -14,6 +14,7 @@ use std::io::{self, Write};
 
 use crate::each_line::Checked;
 use crate::json::{LineRecord, map_warning};
+use crate::unique::Seen;
 
 /// Prints line verdicts to `out` (and the reasons of invalid lines to
 /// standard error).
@@ -21,6 +22,8 @@ pub struct LinePrinter<W: Write> {
     out: W,
     json: bool,
     with_path: bool,
+    /// With `--unique`: what was printed already.
+    seen: Option<Seen>,
     /// Whether some line was valid.
     found: bool,
     /// Whether some line was invalid.
@@ -28,11 +31,12 @@ pub struct LinePrinter<W: Write> {
 }
 
 impl<W: Write> LinePrinter<W> {
-    pub fn new(out: W, json: bool, with_path: bool) -> LinePrinter<W> {
+    pub fn new(out: W, json: bool, with_path: bool, unique: bool) -> LinePrinter<W> {
         LinePrinter {
             out,
             json,
             with_path,
+            seen: unique.then(Seen::default),
             found: false,
             invalid: false,
         }
@@ -52,6 +56,13 @@ impl<W: Write> LinePrinter<W> {
         let valid = c.error.is_none();
         self.found |= valid;
         self.invalid |= !valid;
+        // With --unique, each output once (the first line that gives it);
+        // invalid lines are still all reported.
+        if let (Some(seen), Some(key)) = (&mut self.seen, c.output())
+            && !seen.first(true, key)
+        {
+            return Ok(());
+        }
         if self.json {
             let record = LineRecord {
                 path,
@@ -63,8 +74,9 @@ impl<W: Write> LinePrinter<W> {
                 valid,
                 absolute: c.absolute,
                 error: c.error.as_ref().map(|e| e.to_string()),
-                iri: if valid { c.text } else { None },
+                iri: if valid { c.iri.as_deref() } else { None },
                 uri: c.uri.as_ref().map(|m| &*m.uri),
+                normalized: c.normalized.as_deref(),
                 warnings: c
                     .uri
                     .iter()
@@ -77,8 +89,8 @@ impl<W: Write> LinePrinter<W> {
         if self.with_path {
             write!(self.out, "{path}:")?;
         }
-        match (&c.error, &c.uri) {
-            (None, Some(m)) => self.out.write_all(m.uri.as_bytes())?,
+        match (&c.error, c.output()) {
+            (None, Some(out)) => self.out.write_all(out.as_bytes())?,
             (Some(e), _) => {
                 // Flushed first, so that on a terminal the message appears
                 // among the lines it is about. A message that cannot be

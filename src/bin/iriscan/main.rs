@@ -31,11 +31,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use encoding_rs::Encoding;
-use iriscan::{Charset, Searcher, Summary, UriOptions};
+use iriscan::{Charset, Searcher, Summary};
 use rayon::prelude::*;
 
 use crate::args::Args;
 use crate::decode::Decoded;
+use crate::each_line::LineOptions;
 use crate::line_output::LinePrinter;
 use crate::output::{HitPrinter, Mode, Settings};
 use crate::progress::Progress;
@@ -89,6 +90,12 @@ fn run(args: &Args) -> anyhow::Result<Status> {
             return Ok(Status::Error);
         }
     };
+    if let Some(base) = &args.base
+        && let Err(e) = iriscan::parse_iri(base)
+    {
+        let _ = writeln!(io::stderr(), "iriscan: --base must be an absolute IRI: {e}");
+        return Ok(Status::Error);
+    }
     let with_path = Walk::several_inputs(&args.paths);
     let out = BufWriter::new(io::stdout().lock());
     let mut job = Job::new(args, encoding, out, with_path);
@@ -138,16 +145,22 @@ const SMALL_FILE: u64 = 8 << 20;
 /// line as one IRI reference.
 enum Job<W: Write> {
     Hits(Searcher, HitPrinter<W>),
-    Lines(UriOptions, Option<&'static Encoding>, LinePrinter<W>),
+    Lines(LineOptions, Option<&'static Encoding>, LinePrinter<W>),
 }
 
 impl<W: Write> Job<W> {
     fn new(args: &Args, encoding: Option<&'static Encoding>, out: W, with_path: bool) -> Job<W> {
         if args.each_line {
+            let opts = LineOptions {
+                uri: args.uri_options(),
+                to_uri: args.to_uri(),
+                base: args.base.clone(),
+                normalize: args.normalization(args.to_uri()),
+            };
             return Job::Lines(
-                args.uri_options(),
+                opts,
                 encoding,
-                LinePrinter::new(out, args.json, with_path),
+                LinePrinter::new(out, args.json, with_path, args.unique),
             );
         }
         let mode = match (args.json, args.count) {
@@ -162,6 +175,7 @@ impl<W: Write> Job<W> {
             unique: args.unique,
             with_path,
             uri_options: args.uri_options(),
+            normalize: args.normalization(args.uri),
         };
         let searcher = Searcher::new(args.finder())
             .threads(args.threads())

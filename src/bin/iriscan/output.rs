@@ -10,7 +10,7 @@
 
 use std::io::{self, Write};
 
-use iriscan::{Hit, UriOptions};
+use iriscan::{Hit, NormalizeOptions, UriOptions, normalize};
 
 use crate::json::{HitRecord, Verdict, hit_warnings};
 use crate::unique::Seen;
@@ -38,6 +38,8 @@ pub struct Settings {
     /// Name the input on each line (`PATH:`).
     pub with_path: bool,
     pub uri_options: UriOptions,
+    /// With `--normalize`: print (and key on) the normalized form.
+    pub normalize: Option<NormalizeOptions>,
 }
 
 /// Prints hits to `out`.
@@ -79,9 +81,20 @@ impl<W: Write> HitPrinter<W> {
             (self.s.uri || self.s.mode == Mode::Json).then(|| hit.to_uri(&self.s.uri_options));
         // A rejected candidate is shown as the IRI that was rejected: its
         // URI would hide the fault the reason points at.
-        let shown: &str = match &mapped {
+        let plain: &str = match &mapped {
             Some(m) if self.s.uri && valid => &m.uri,
             _ => hit.iri(),
+        };
+        let normalized: Option<Option<String>> = self.s.normalize.map(|n| {
+            if valid {
+                normalize(plain, &n).ok().map(|c| c.into_owned())
+            } else {
+                None
+            }
+        });
+        let shown: &str = match &normalized {
+            Some(Some(n)) => n,
+            _ => plain,
         };
         if let Some(seen) = &mut self.seen {
             if !seen.first(valid, shown) {
@@ -119,6 +132,7 @@ impl<W: Write> HitPrinter<W> {
                     uri: &m.uri,
                     kind: hit.kind().as_str(),
                     charset: hit.document_encoding().name(),
+                    normalized,
                     verdict: self.s.invalid.then_some(Verdict {
                         valid,
                         error,
