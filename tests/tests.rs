@@ -4,6 +4,7 @@
 
 mod charset;
 mod cli;
+mod corpus;
 mod extract_suites;
 mod mapping;
 mod normalize_suite;
