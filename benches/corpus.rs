@@ -171,3 +171,85 @@ pub const ADVERSARIAL: &[(&str, &str)] = &[
 pub fn adversarial(unit: &str, bytes: usize) -> String {
     unit.repeat(bytes / unit.len() + 1)
 }
+
+const LATIN: &[&str] = &[
+    "Le conseil municipal a voté : la place sera rénovée en été !",
+    "Die Straße wird wegen Bauarbeiten bis Freitag gesperrt.",
+    "El ayuntamiento aprobó el presupuesto para el año próximo.",
+    "Prices rose by 3.5% in March, the largest increase since 2008.",
+];
+
+const LATIN_LINKS: &[&str] = &[
+    "https://fr.wikipedia.org/wiki/Été?q=café",
+    "http://example.de/Übersicht",
+    "www.ejemplo.es/año",
+    "josé@example.es",
+];
+
+/// Western European text (encodable in windows-1252) with links.
+pub fn latin(bytes: usize) -> (String, usize) {
+    build(bytes, LATIN, LATIN_LINKS, 4, 17)
+}
+
+const JAPANESE: &[&str] = &[
+    "東京都の天気予報によると、明日は雨が降るそうです。",
+    "会議は午後三時に始まります。資料を準備してください。",
+    "新しい図書館が駅の近くに開館しました。",
+];
+
+const JAPANESE_LINKS: &[&str] = &[
+    "https://ja.wikipedia.org/wiki/東京都",
+    "http://example.jp/検索?q=東京",
+    "www.example.co.jp/お知らせ",
+    "info@example.jp",
+];
+
+/// Japanese text (encodable in Shift_JIS) with links.
+pub fn japanese(bytes: usize) -> (String, usize) {
+    build(bytes, JAPANESE, JAPANESE_LINKS, 3, 19)
+}
+
+/// `n` IRI references for bulk jobs: variants of a few thousand resources
+/// (case, default ports, dot segments, percent-encoding, IDN vs punycode),
+/// and the number of distinct scheme-normalized keys among them.
+pub fn iri_lines(n: usize) -> (Vec<String>, usize) {
+    let mut rng = Rng::new(23);
+    let resources = 5000;
+    let hosts = [
+        "example.com",
+        "例え.テスト",
+        "xn--r8jz45g.xn--zckzah",
+        "www.example.org",
+    ];
+    let mut lines = Vec::with_capacity(n);
+    let mut used = std::collections::HashSet::new();
+    for _ in 0..n {
+        let r = (rng.next() % resources) as usize;
+        // Hosts 1 and 2 are the same IDN; resources differ by path.
+        let host_class = r % 3;
+        let host = match (host_class, rng.next() % 2) {
+            (0, _) => hosts[0],
+            (1, 0) => hosts[1],
+            (1, _) => hosts[2],
+            _ => hosts[3],
+        };
+        let variant = rng.next() % 4;
+        let line = match variant {
+            0 => format!("http://{host}/docs/{r}/page"),
+            1 => format!("HTTP://{}:80/docs/./{r}/x/../page", host.to_uppercase()),
+            2 => {
+                // The first digit percent-encoded (unreserved: normalized away).
+                let s = r.to_string();
+                format!(
+                    "http://{host}/docs/%{:02X}{}/page",
+                    s.as_bytes()[0],
+                    &s[1..]
+                )
+            }
+            _ => format!("http://{host}/docs/{r}/page#top"),
+        };
+        used.insert((r, variant == 3));
+        lines.push(line);
+    }
+    (lines, used.len())
+}

@@ -20,7 +20,7 @@ use crate::hit::Hit;
 use crate::lines::LineCounter;
 use crate::parallel::{MIN_PIECE, scan_window};
 use crate::scanner::{LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
-use crate::transcode::Transcoder;
+use crate::transcode::{OffsetMapper, Transcoder};
 
 /// The default size of a read: 64 KiB.
 pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
@@ -197,8 +197,9 @@ impl Searcher {
                 });
                 state = st;
                 let mut stop = false;
+                let mut mapper = source.mapper();
                 for (c, hit) in found {
-                    let hit = lines.place(hit, &buf, base, c.start, c.end, &source);
+                    let hit = lines.place(hit, &buf, base, c.start, c.end, &mut mapper);
                     hits += 1;
                     if !sink(&hit)? {
                         stop = true;
@@ -213,9 +214,10 @@ impl Searcher {
                 let mut result = Ok(true);
                 if to > state.pos {
                     let mut scanner = Scanner::new(&buf, opts);
+                    let mut mapper = source.mapper();
                     scanner.scan(&mut state, to, &mut |c| {
                         let hit =
-                            lines.place(Hit::new(&buf, c), &buf, base, c.start, c.end, &source);
+                            lines.place(Hit::new(&buf, c), &buf, base, c.start, c.end, &mut mapper);
                         hits += 1;
                         result = sink(&hit);
                         matches!(result, Ok(true))
@@ -231,7 +233,7 @@ impl Searcher {
             // tail for every byte).
             let keep = state.pos.saturating_sub(LOOKBEHIND).min(buf.len());
             if keep >= block.min(MIN_ROLL) {
-                lines.advance(&buf, base, base + keep, &source);
+                lines.advance(&buf, base, base + keep, &mut source.mapper());
                 buf.drain(..keep);
                 base += keep;
                 state.shift(keep);
@@ -262,35 +264,54 @@ struct Lines {
 }
 
 impl Lines {
-    fn advance<R>(&mut self, window: &[u8], base: usize, pos: usize, source: &Source<R>) {
+    fn advance(&mut self, window: &[u8], base: usize, pos: usize, mapper: &mut Mapper<'_>) {
         let before = self.counter.line_start();
         self.counter.advance(window, base, pos);
         if self.counter.line_start() != before {
-            self.line_start_original = source.original_start(self.counter.line_start());
+            self.line_start_original = mapper.start(self.counter.line_start());
         }
     }
 
     /// Gives a hit its place in the input: original offsets, line, column.
-    fn place<'h, R>(
+    fn place<'h>(
         &mut self,
         hit: Hit<'h>,
         window: &[u8],
         base: usize,
         start: usize,
         end: usize,
-        source: &Source<R>,
+        mapper: &mut Mapper<'_>,
     ) -> Hit<'h> {
-        self.advance(window, base, base + start, source);
-        let original = source.original_range(base + start, base + end);
+        self.advance(window, base, base + start, mapper);
+        let original = mapper.range(base + start, base + end);
         let column = (original.start - self.line_start_original) as u64 + 1;
         hit.locate(original.start, original.end, self.counter.line(), column)
-            .in_document(source.encoding())
+            .in_document(mapper.encoding)
     }
 
     /// How far back the decoder may forget: nothing the line start or a
     /// later hit may still need.
     fn released(&self, base: usize) -> usize {
         base.min(self.counter.counted())
+    }
+}
+
+/// Maps UTF-8 offsets of the decoded text to offsets of the input, for
+/// lookups in increasing order (the transcoder's mapper keeps its place).
+struct Mapper<'t> {
+    inner: OffsetMapper<'t>,
+    encoding: &'static Encoding,
+}
+
+impl Mapper<'_> {
+    fn start(&mut self, utf8: usize) -> usize {
+        // The map answers for every offset not released; a released one
+        // cannot be asked for (see `Lines::released`).
+        self.inner.original_start(utf8).unwrap_or(0)
+    }
+
+    fn range(&mut self, start: usize, end: usize) -> std::ops::Range<usize> {
+        self.inner.original_range(start..end).unwrap_or(start..end)
     }
 }
 
@@ -353,16 +374,11 @@ impl<R> Source<R> {
         self.raw.capacity() + self.decoded.capacity()
     }
 
-    fn original_start(&self, utf8: usize) -> usize {
-        // The map answers for every offset not released; a released one
-        // cannot be asked for (see `Lines::released`).
-        self.transcoder.original_start(utf8).unwrap_or(0)
-    }
-
-    fn original_range(&self, start: usize, end: usize) -> std::ops::Range<usize> {
-        self.transcoder
-            .original_range(start..end)
-            .unwrap_or(start..end)
+    fn mapper(&self) -> Mapper<'_> {
+        Mapper {
+            inner: self.transcoder.mapper(),
+            encoding: self.encoding(),
+        }
     }
 
     fn release(&mut self, utf8: usize) {
