@@ -74,7 +74,9 @@ pub struct Hit<'h> {
     line: u64,
     column: u64,
     document: &'static Encoding,
-    parsed: Result<Components, ParseError>,
+    /// The verdict of the validator (the components are recomputed on
+    /// demand: keeping them would triple the size of every hit).
+    error: Option<Box<ParseError>>,
 }
 
 impl<'h> Hit<'h> {
@@ -103,7 +105,7 @@ impl<'h> Hit<'h> {
             // RFC 6068 §2: `%` in an address is written `%25` in a mailto IRI.
             Kind::Email => Cow::Owned(format!("mailto:{}", text.replace('%', "%25"))),
         };
-        let parsed = parse(&iri, Rule::Iri, Syntax::Text);
+        let error = parse(&iri, Rule::Iri, Syntax::Text).err().map(Box::new);
         Hit {
             start: c.start,
             end: c.end,
@@ -115,7 +117,7 @@ impl<'h> Hit<'h> {
             line: 1,
             column: c.start as u64 + 1,
             document: encoding_rs::UTF_8,
-            parsed,
+            error,
         }
     }
 
@@ -186,12 +188,12 @@ impl<'h> Hit<'h> {
     /// Whether the IRI is valid (RFC 3987bis §2.2 `IRI`, accepting the
     /// Legacy Extended IRI characters of PRODUCT.md §1.2).
     pub fn is_valid(&self) -> bool {
-        self.parsed.is_ok()
+        self.error.is_none()
     }
 
     /// Why the IRI is not valid.
     pub fn error(&self) -> Option<&ParseError> {
-        self.parsed.as_ref().err()
+        self.error.as_deref()
     }
 
     /// The byte offset in the *input* of the validation error: the error's
@@ -203,8 +205,8 @@ impl<'h> Hit<'h> {
     }
 
     /// The components of the IRI (byte ranges into `iri()`), if valid.
-    pub fn components(&self) -> Option<&Components> {
-        self.parsed.as_ref().ok()
+    pub fn components(&self) -> Option<Components> {
+        parse(&self.iri, Rule::Iri, Syntax::Text).ok()
     }
 
     /// The warnings of this hit (see [`Warning`]).

@@ -119,7 +119,7 @@ impl Searcher {
     }
 
     /// How many threads scan each block (default 1). With more than one,
-    /// blocks are read `threads` × 4 MiB at a time (unless
+    /// blocks are read `threads` × 1 MiB at a time (unless
     /// [`buffer_size`](Searcher::buffer_size) is set larger), cut into
     /// pieces at white space and scanned on the rayon pool while the next
     /// block is read and decoded; hits come out in the same order as with
@@ -252,7 +252,7 @@ impl Searcher {
 const MIN_ROLL: usize = 4096;
 
 /// The block each thread gets when scanning in parallel.
-const PARALLEL_BLOCK: usize = 4 << 20;
+const PARALLEL_BLOCK: usize = 1 << 20;
 
 /// Line numbers and columns of hits; columns count bytes of the original
 /// input, so the start of each line is mapped back when it is found.
@@ -351,6 +351,26 @@ impl<R: Read> Source<R> {
     /// Reads about `block` more bytes and appends their UTF-8 to `out`;
     /// returns whether the input ended (all of it decoded).
     fn fill(&mut self, out: &mut Vec<u8>, block: usize) -> io::Result<bool> {
+        if self.transcoder.is_identity() {
+            // UTF-8: read straight into the scan buffer (the transcoder
+            // only counts malformed sequences and skips a BOM).
+            let start = out.len();
+            out.extend_from_slice(&self.raw);
+            self.raw = Vec::new();
+            let have = out.len() - start;
+            if !self.done && have < block {
+                self.done = read_up_to(&mut self.reader, out, block - have, &mut self.bytes)?;
+            }
+            let pushed = out.len() - start;
+            let utf8 = self
+                .transcoder
+                .push(&out[start..], self.done, &mut self.decoded)
+                .len();
+            if utf8 < pushed {
+                out.drain(start..start + pushed - utf8);
+            }
+            return Ok(self.done);
+        }
         if !self.done && self.raw.len() < block {
             let want = block - self.raw.len();
             self.done = read_up_to(&mut self.reader, &mut self.raw, want, &mut self.bytes)?;
@@ -397,36 +417,26 @@ impl<R> Source<R> {
 }
 
 /// Reads until `want` more bytes are in `buf` or the reader ends; returns
-/// whether it ended. (The buffer is grown once, then filled in place, so
-/// a reader handing out one byte at a time costs no more than one read per
-/// byte.)
+/// whether it ended. (Reads into the spare capacity, without zeroing it
+/// first; a reader handing out one byte at a time costs one read a byte.)
 fn read_up_to<R: Read>(
     reader: &mut R,
     buf: &mut Vec<u8>,
     want: usize,
     bytes: &mut u64,
 ) -> io::Result<bool> {
-    let start = buf.len();
-    buf.resize(start + want, 0);
-    let mut filled = start;
-    let mut ended = false;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => {
-                ended = true;
-                break;
-            }
+    buf.reserve(want);
+    let mut left = want as u64;
+    while left > 0 {
+        match reader.by_ref().take(left).read_to_end(buf) {
+            Ok(0) => return Ok(true),
             Ok(n) => {
-                filled += n;
+                left -= n as u64;
                 *bytes += n as u64;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                buf.truncate(filled);
-                return Err(e);
-            }
+            Err(e) => return Err(e),
         }
     }
-    buf.truncate(filled);
-    Ok(ended)
+    Ok(false)
 }

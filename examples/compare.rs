@@ -1,0 +1,255 @@
+//! Whole-process comparisons, side by side in one run (the machines are
+//! shared and noisy, so only ratios measured together mean anything):
+//!
+//! - throughput of `iriscan --count` vs the `linkify` crate vs a bare
+//!   `memchr` count of `:` (the floor) over the same files: English prose
+//!   with sparse links, multilingual text, an access log, adversarial inputs
+//!   at two sizes 8× apart (linear time);
+//! - `--threads 2` vs `--threads 1` on one 256 MiB file, with identical
+//!   output;
+//! - peak RSS scanning a 1 GiB file and 1 GiB on standard input.
+//!
+//! Run: `cargo build --release --bins --examples && target/release/examples/compare`
+//! (`--quick` for smaller files and fewer runs).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[path = "../benches/corpus.rs"]
+mod corpus;
+
+const MIB: usize = 1 << 20;
+
+fn bin(name: &str) -> PathBuf {
+    let here = std::env::current_exe().expect("current exe");
+    let examples = here.parent().expect("examples dir");
+    if name == "iriscan" {
+        examples.parent().expect("profile dir").join("iriscan")
+    } else {
+        examples.join(name)
+    }
+}
+
+/// Runs a command `runs` times; the median wall time and its stdout.
+fn time(cmd: &[&Path], args: &[&str], runs: usize) -> (Duration, String) {
+    let mut times = Vec::new();
+    let mut out = String::new();
+    for _ in 0..runs {
+        let t = Instant::now();
+        let o = Command::new(cmd[0])
+            .args(args)
+            .stderr(Stdio::inherit())
+            .output()
+            .expect("run");
+        times.push(t.elapsed());
+        out = String::from_utf8_lossy(&o.stdout).into_owned();
+    }
+    times.sort();
+    (times[times.len() / 2], out.trim().to_string())
+}
+
+fn mibs(bytes: usize, d: Duration) -> f64 {
+    bytes as f64 / MIB as f64 / d.as_secs_f64()
+}
+
+/// Peak resident memory (VmHWM) of a command, polled from /proc while it
+/// runs (the high-water mark only grows).
+fn peak_rss(mut cmd: Command) -> u64 {
+    let mut child = cmd.stdout(Stdio::null()).spawn().expect("spawn");
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status)
+            && let Some(line) = s.lines().find(|l| l.starts_with("VmHWM:"))
+        {
+            let kb: u64 = line
+                .split_whitespace()
+                .nth(1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            peak = peak.max(kb);
+        }
+        if child.try_wait().expect("wait").is_some() {
+            return peak;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write corpus");
+    p
+}
+
+fn main() {
+    // `compare --write KIND MIB PATH`: just write a corpus (for profiling).
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--write") && args.len() == 5 {
+        let size = args[3].parse::<usize>().expect("MiB") * MIB;
+        let text = match args[2].as_str() {
+            "prose" => corpus::prose(size).0,
+            "multilingual" => corpus::multilingual(size).0,
+            "log" => corpus::access_log(size).0,
+            other => {
+                let unit = corpus::ADVERSARIAL
+                    .iter()
+                    .find(|(n, _)| *n == other)
+                    .expect("corpus kind")
+                    .1;
+                corpus::adversarial(unit, size)
+            }
+        };
+        std::fs::write(&args[4], text).expect("write");
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let (size, runs) = if quick { (16 * MIB, 3) } else { (64 * MIB, 5) };
+    let dir = std::env::temp_dir().join(format!("iriscan-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let iriscan = bin("iriscan");
+    let linkify = bin("linkify_count");
+    let memchr = bin("memchr_count");
+    for b in [&iriscan, &linkify, &memchr] {
+        assert!(
+            b.exists(),
+            "{} missing: cargo build --release --bins --examples",
+            b.display()
+        );
+    }
+
+    println!(
+        "## Throughput, single thread ({} MiB files, median of {runs} runs)\n",
+        size / MIB
+    );
+    println!(
+        "| input | iriscan | linkify | linkify (scheme only) | memchr `:` floor | iriscan ÷ linkify | floor ÷ iriscan |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let mut prose_speed = 0.0;
+    for (name, (text, links)) in [
+        ("English prose, sparse links", corpus::prose(size)),
+        ("multilingual text with IRIs", corpus::multilingual(size)),
+        ("access log", corpus::access_log(size)),
+    ] {
+        let p = write(&dir, "input.txt", &text);
+        let ps = p.to_str().unwrap();
+        let (ti, count) = time(&[&iriscan], &["--count", "--threads", "1", ps], runs);
+        assert_eq!(count, links.to_string(), "{name}: iriscan hit count");
+        let (tl, _) = time(&[&linkify], &[ps], runs);
+        let (ts, _) = time(&[&linkify], &[ps, "--scheme-only"], runs);
+        let (tm, _) = time(&[&memchr], &[ps], runs);
+        let n = text.len();
+        if name.starts_with("English") {
+            prose_speed = mibs(n, ti);
+        }
+        println!(
+            "| {name} | {:.0} MiB/s | {:.0} MiB/s | {:.0} MiB/s | {:.0} MiB/s | {:.2}× | {:.2}× |",
+            mibs(n, ti),
+            mibs(n, tl),
+            mibs(n, ts),
+            mibs(n, tm),
+            tl.as_secs_f64() / ti.as_secs_f64(),
+            ti.as_secs_f64() / tm.as_secs_f64()
+        );
+    }
+
+    println!("\n## Adversarial inputs, single thread (two sizes 8× apart)\n");
+    println!(
+        "| input | {} MiB | {} MiB | of prose throughput | time ratio (8× input) |",
+        size / 8 / MIB,
+        size / MIB
+    );
+    println!("|---|---|---|---|---|");
+    for &(name, unit) in corpus::ADVERSARIAL {
+        let small = corpus::adversarial(unit, size / 8);
+        let large = corpus::adversarial(unit, size);
+        let ps = write(&dir, "small.txt", &small);
+        let pl = write(&dir, "large.txt", &large);
+        let (t1, _) = time(
+            &[&iriscan],
+            &["--count", "--threads", "1", ps.to_str().unwrap()],
+            runs,
+        );
+        let (t8, _) = time(
+            &[&iriscan],
+            &["--count", "--threads", "1", pl.to_str().unwrap()],
+            runs,
+        );
+        let speed = mibs(large.len(), t8);
+        println!(
+            "| `{name}` | {:.0} MiB/s | {:.0} MiB/s | {:.0}% | {:.1} |",
+            mibs(small.len(), t1),
+            speed,
+            100.0 * speed / prose_speed,
+            t8.as_secs_f64() / t1.as_secs_f64()
+        );
+    }
+
+    let big = if quick { 64 * MIB } else { 256 * MIB };
+    println!("\n## Threads ({} MiB multilingual file)\n", big / MIB);
+    let (text, _) = corpus::multilingual(big);
+    let p = write(&dir, "big.txt", &text);
+    drop(text);
+    let ps = p.to_str().unwrap();
+    let (t1, _) = time(&[&iriscan], &["--count", "--threads", "1", ps], runs.min(3));
+    let (t2, _) = time(&[&iriscan], &["--count", "--threads", "2", ps], runs.min(3));
+    let out1 = Command::new(&iriscan)
+        .args(["--json", "--threads", "1", ps])
+        .output()
+        .expect("run");
+    let out2 = Command::new(&iriscan)
+        .args(["--json", "--threads", "2", ps])
+        .output()
+        .expect("run");
+    println!("| threads | throughput | speed-up | output |");
+    println!("|---|---|---|---|");
+    println!("| 1 | {:.0} MiB/s | 1.00× | |", mibs(big, t1));
+    println!(
+        "| 2 | {:.0} MiB/s | {:.2}× | {} |",
+        mibs(big, t2),
+        t1.as_secs_f64() / t2.as_secs_f64(),
+        if out1.stdout == out2.stdout {
+            "identical"
+        } else {
+            "DIFFERENT"
+        }
+    );
+    drop((out1, out2));
+
+    let huge = if quick { 256 * MIB } else { 1024 * MIB };
+    println!("\n## Peak memory ({} MiB input)\n", huge / MIB);
+    {
+        let mut f =
+            std::io::BufWriter::new(std::fs::File::create(dir.join("huge.txt")).expect("create"));
+        let (block, _) = corpus::multilingual(16 * MIB);
+        let mut written = 0;
+        while written < huge {
+            f.write_all(block.as_bytes()).expect("write");
+            written += block.len();
+        }
+    }
+    let huge_path = dir.join("huge.txt");
+    let huge_len = std::fs::metadata(&huge_path).map(|m| m.len()).unwrap_or(0);
+    println!("| how | peak RSS |");
+    println!("|---|---|");
+    for threads in ["1", "2"] {
+        let mut cmd = Command::new(&iriscan);
+        cmd.args(["--json", "--threads", threads]).arg(&huge_path);
+        println!(
+            "| file, --threads {threads} | {:.1} MiB |",
+            peak_rss(cmd) as f64 / 1024.0
+        );
+        let mut cmd = Command::new(&iriscan);
+        cmd.args(["--json", "--threads", threads])
+            .stdin(std::fs::File::open(&huge_path).expect("open"));
+        println!(
+            "| standard input, --threads {threads} | {:.1} MiB |",
+            peak_rss(cmd) as f64 / 1024.0
+        );
+    }
+    println!("\n({} bytes scanned per memory run)", huge_len);
+    let _ = std::fs::remove_dir_all(&dir);
+}
