@@ -169,7 +169,9 @@ pub(crate) fn check_dns_host(
     }
     // RFC 1035 §2.3.4: 253 bytes in the ASCII form, without the root dot.
     // The bound may overshoot: measure exactly before calling it too long.
-    if total - 1 > MAX_HOST_LEN && !host.is_ascii() {
+    // (A host of more than 4 × 253 bytes is too long in any form: a
+    // character is at most 4 bytes and at least one ASCII byte.)
+    if total - 1 > MAX_HOST_LEN && host.len() <= 4 * MAX_HOST_LEN && !host.is_ascii() {
         total = body
             .split(|&b| b == b'.')
             .map(|l| ascii_len(l).saturating_add(1))

@@ -280,6 +280,17 @@ impl<'h> Scanner<'h> {
             // The next `:` or `@`, and the next `w.` or `W.` (the end of a
             // `www.`), each found by its own searcher and remembered until
             // passed: `.` is far too frequent in prose to be a trigger.
+            // Dense triggers (`a@a@a@…`, `x:x:…`): look at the next few
+            // bytes before paying for a memchr call.
+            if self.next[0].0 < state.pos || self.next[0].1 == 0 {
+                let near = (state.pos + 8).min(to);
+                if let Some(i) = hay[state.pos..near]
+                    .iter()
+                    .position(|&b| b == b':' || (b == b'@' && self.opts.email))
+                {
+                    self.next[0] = (state.pos + i, to);
+                }
+            }
             let searchers = if self.opts.www { 3 } else { 1 };
             let mut t = usize::MAX;
             for k in 0..searchers {
@@ -921,21 +932,25 @@ impl<'h> Scanner<'h> {
         let mut i = at;
         let mut spaceless = None;
         while i > floor {
-            let Some((c, n)) = decode_before(hay, i) else {
-                break;
-            };
-            let ok = if c.is_ascii() {
-                ascii_is(c as u8, flag::LOCAL)
+            let b = hay[i - 1];
+            if b < 0x80 {
+                // ASCII: a table lookup (this runs for every `@`).
+                if !ascii_is(b, flag::LOCAL) {
+                    break;
+                }
+                i -= 1;
             } else {
-                crate::chars::is_word_char_non_ascii(c)
-            };
-            if !ok {
-                break;
+                let Some((c, n)) = decode_before(hay, i) else {
+                    break;
+                };
+                if !crate::chars::is_word_char_non_ascii(c) {
+                    break;
+                }
+                if spaceless.is_none() && is_spaceless_script(c) {
+                    spaceless = Some(i);
+                }
+                i -= n;
             }
-            if spaceless.is_none() && is_spaceless_script(c) {
-                spaceless = Some(i);
-            }
-            i -= n;
             if at - i > MAX_RUN {
                 state.work += MAX_RUN as u64;
                 return None;
@@ -957,27 +972,33 @@ impl<'h> Scanner<'h> {
         }
         // The domain: letters, digits, `-` and `.` of any script.
         let mut end = at + 1;
+        let (mut dot, mut non_ascii) = (false, false);
         while end < hay.len() && end - at <= 256 {
             let b = hay[end];
             if b < 0x80 {
                 if !ascii_is(b, flag::DOMAIN) {
                     break;
                 }
+                dot |= b == b'.';
                 end += 1;
             } else {
                 match decode_at(hay, end) {
-                    Some((c, n)) if crate::chars::is_word_char_non_ascii(c) => end += n,
+                    Some((c, n)) if crate::chars::is_word_char_non_ascii(c) => {
+                        non_ascii = true;
+                        end += n;
+                    }
                     _ => break,
                 }
             }
         }
         state.work += (end - at) as u64;
         // `a@b.com_` is glued to an identifier, not an address (like
-        // `http://a.com_`, PRODUCT.md §1.1).
-        if end - at > 254 || hay.get(end) == Some(&b'_') {
+        // `http://a.com_`, PRODUCT.md §1.1); a domain needs a dot.
+        if !dot || end - at > 254 || hay.get(end) == Some(&b'_') {
             return None;
         }
-        if let Some(cut) = glued_prose_at(hay, at + 1, end) {
+        // (Prose glued to the domain needs a non-ASCII character.)
+        if non_ascii && let Some(cut) = glued_prose_at(hay, at + 1, end) {
             end = cut;
         }
         while end > at + 1 && matches!(hay[end - 1], b'.' | b'-') {
