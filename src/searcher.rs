@@ -97,6 +97,7 @@ pub struct Searcher {
     buffer_size: usize,
     threads: usize,
     encoding: Option<&'static Encoding>,
+    line_numbers: bool,
 }
 
 impl Searcher {
@@ -108,7 +109,16 @@ impl Searcher {
             buffer_size: DEFAULT_BUFFER_SIZE,
             threads: 1,
             encoding: None,
+            line_numbers: true,
         }
+    }
+
+    /// Whether to count lines for [`Hit::line`] and [`Hit::column`]
+    /// (default on). Counting reads every byte once more; a caller that
+    /// prints neither turns it off, and hits then say line 0, column 0.
+    pub fn line_numbers(mut self, yes: bool) -> Searcher {
+        self.line_numbers = yes;
+        self
     }
 
     /// How many bytes to read at a time (at least 1). The buffer holds this
@@ -164,7 +174,10 @@ impl Searcher {
         let mut ahead: Vec<u8> = Vec::new();
         let mut base = 0usize;
         let mut state = ScanState::default();
-        let mut lines = Lines::default();
+        let mut lines = Lines {
+            enabled: self.line_numbers,
+            ..Lines::default()
+        };
         let mut hits = 0u64;
         let mut peak = 0usize;
         let mut eof = source.fill(&mut buf, block)?;
@@ -258,6 +271,8 @@ const PARALLEL_BLOCK: usize = 1 << 20;
 /// input, so the start of each line is mapped back when it is found.
 #[derive(Default)]
 struct Lines {
+    /// Lines are counted (else every hit is at line 0, column 0).
+    enabled: bool,
     counter: LineCounter,
     /// Original offset of the current line's start.
     line_start_original: usize,
@@ -265,6 +280,9 @@ struct Lines {
 
 impl Lines {
     fn advance(&mut self, window: &[u8], base: usize, pos: usize, mapper: &mut Mapper<'_>) {
+        if !self.enabled {
+            return;
+        }
         let before = self.counter.line_start();
         self.counter.advance(window, base, pos);
         if self.counter.line_start() != before {
@@ -284,15 +302,26 @@ impl Lines {
     ) -> Hit<'h> {
         self.advance(window, base, base + start, mapper);
         let original = mapper.range(base + start, base + end);
-        let column = (original.start - self.line_start_original) as u64 + 1;
-        hit.locate(original.start, original.end, self.counter.line(), column)
+        let (line, column) = if self.enabled {
+            (
+                self.counter.line(),
+                (original.start - self.line_start_original) as u64 + 1,
+            )
+        } else {
+            (0, 0)
+        };
+        hit.locate(original.start, original.end, line, column)
             .in_document(mapper.encoding)
     }
 
     /// How far back the decoder may forget: nothing the line start or a
     /// later hit may still need.
     fn released(&self, base: usize) -> usize {
-        base.min(self.counter.counted())
+        if self.enabled {
+            base.min(self.counter.counted())
+        } else {
+            base
+        }
     }
 }
 

@@ -1001,6 +1001,25 @@ impl std::fmt::Debug for Transcoded<'_> {
     }
 }
 
+/// How many bytes at the end of `input` start a UTF-8 sequence that the
+/// end cuts short (0 to 3; 0 also when the end is malformed otherwise).
+fn incomplete_tail(input: &[u8]) -> usize {
+    for k in 1..=3.min(input.len()) {
+        let b = input[input.len() - k];
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        let needed = match b {
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => return 0,
+        };
+        return if needed > k { k } else { 0 };
+    }
+    0
+}
+
 /// Counts the invalid sequences of a UTF-8 stream as the UTF-8 decoder of
 /// the Encoding Standard replaces them: one U+FFFD per maximal subpart of
 /// an ill-formed sequence (Unicode §3.9, which `std::str::Utf8Error`
@@ -1042,6 +1061,18 @@ impl Utf8Errors {
                     count += 1;
                 }
             }
+        }
+        // The common case, valid UTF-8, checked with SIMD (std's validator
+        // is several times slower on non-ASCII text, and this runs over every
+        // byte of every UTF-8 input); errors are then located exactly.
+        // A chunk may end inside a character: check up to its start, and
+        // leave those few bytes to the exact path below.
+        let tail = incomplete_tail(input);
+        if simdutf8::basic::from_utf8(&input[..input.len() - tail]).is_ok() {
+            if tail == 0 {
+                return count;
+            }
+            input = &input[input.len() - tail..];
         }
         loop {
             match std::str::from_utf8(input) {
@@ -1564,5 +1595,23 @@ mod tests {
         // Offsets before the released point are not answered.
         assert_eq!(t.original_start(0), None);
         assert_eq!(t.original_end(out.len()), Some(bytes.len()));
+    }
+
+    #[test]
+    fn incomplete_tails_are_found_exactly() {
+        for (bytes, tail) in [
+            (&b"abc"[..], 0),
+            ("aé".as_bytes(), 0),
+            (&"aé".as_bytes()[..2], 1),
+            (&"a日".as_bytes()[..2], 1),
+            (&"a日".as_bytes()[..3], 2),
+            (&"a😀".as_bytes()[..4], 3),
+            (&"a😀".as_bytes()[..5], 0),
+            (&b"a\xff"[..], 0),
+            (&b"\x80\x80\x80"[..], 0),
+            (&b""[..], 0),
+        ] {
+            assert_eq!(incomplete_tail(bytes), tail, "{bytes:X?}");
+        }
     }
 }

@@ -202,3 +202,26 @@ fn parallel_paths_agree_on_a_large_input() {
         );
     }
 }
+
+#[test]
+fn without_line_numbers_the_hits_are_the_same_at_line_0() {
+    for t in TEXTS {
+        let mut rows = Vec::new();
+        Searcher::new(Finder::new())
+            .line_numbers(false)
+            .buffer_size(7)
+            .scan_reader(t.as_bytes(), |h| {
+                rows.push(row(h));
+                Ok(true)
+            })
+            .unwrap();
+        let expected: Vec<Row> = slice_rows(Finder::new(), t.as_bytes())
+            .into_iter()
+            .map(|mut r| {
+                (r.2, r.3) = (0, 0);
+                r
+            })
+            .collect();
+        assert_eq!(rows, expected);
+    }
+}

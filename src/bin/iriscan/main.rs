@@ -177,9 +177,11 @@ impl<W: Write> Job<W> {
             uri_options: args.uri_options(),
             normalize: args.normalization(args.uri),
         };
+        // Only JSON prints line and column.
         let searcher = Searcher::new(args.finder())
             .threads(args.threads())
-            .encoding(encoding);
+            .encoding(encoding)
+            .line_numbers(args.json);
         Job::Hits(searcher, HitPrinter::new(out, settings))
     }
 
