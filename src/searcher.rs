@@ -129,7 +129,7 @@ impl Searcher {
     }
 
     /// How many threads scan each block (default 1). With more than one,
-    /// blocks are read `threads` × 1 MiB at a time (unless
+    /// blocks are read `threads` × 512 KiB at a time (unless
     /// [`buffer_size`](Searcher::buffer_size) is set larger), cut into
     /// pieces at white space and scanned on the rayon pool while the next
     /// block is read and decoded; hits come out in the same order as with
@@ -265,7 +265,7 @@ impl Searcher {
 const MIN_ROLL: usize = 4096;
 
 /// The block each thread gets when scanning in parallel.
-const PARALLEL_BLOCK: usize = 1 << 20;
+const PARALLEL_BLOCK: usize = 512 << 10;
 
 /// Line numbers and columns of hits; columns count bytes of the original
 /// input, so the start of each line is mapped back when it is found.
