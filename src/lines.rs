@@ -24,6 +24,17 @@ impl Default for LineCounter {
 }
 
 impl LineCounter {
+    /// This counter after the region counted by [`count_region`]
+    /// (`newlines`, and the start of the line after its last newline),
+    /// which ends at `to`.
+    pub fn after(&self, newlines: u64, last_line_start: Option<usize>, to: usize) -> LineCounter {
+        LineCounter {
+            counted: to,
+            line: self.line + newlines,
+            line_start: last_line_start.unwrap_or(self.line_start),
+        }
+    }
+
     /// Counts the newlines of `window` (which starts at absolute offset
     /// `base`) up to absolute offset `pos`, which must be at or after
     /// everything counted so far and inside the window.
@@ -58,9 +69,37 @@ impl LineCounter {
     }
 }
 
+/// The newlines of `window[from - base..to - base]` and where the line
+/// after the last one starts (for counting regions on several threads).
+pub(crate) fn count_region(
+    window: &[u8],
+    base: usize,
+    from: usize,
+    to: usize,
+) -> (u64, Option<usize>) {
+    let bytes = &window[from - base..to - base];
+    let n = memchr::memchr_iter(b'\n', bytes).count() as u64;
+    (n, memchr::memrchr(b'\n', bytes).map(|i| from + i + 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regions_combine_like_one_count() {
+        let text = b"a\nbb\n\nccc\nd\n";
+        for cut in 0..=text.len() {
+            let mut whole = LineCounter::default();
+            whole.advance(text, 0, text.len());
+            let (n1, l1) = count_region(text, 0, 0, cut);
+            let (n2, l2) = count_region(text, 0, cut, text.len());
+            let combined = LineCounter::default()
+                .after(n1, l1, cut)
+                .after(n2, l2, text.len());
+            assert_eq!(combined, whole, "cut at {cut}");
+        }
+    }
 
     #[test]
     fn counts_across_windows() {

@@ -13,13 +13,14 @@
 use std::io::{self, Read};
 
 use encoding_rs::Encoding;
+use rayon::prelude::*;
 
 use crate::charset::{Charset, DETECTION_PREFIX_LEN, detect};
 use crate::finder::Finder;
 use crate::hit::Hit;
-use crate::lines::LineCounter;
+use crate::lines::{LineCounter, count_region};
 use crate::parallel::{MIN_PIECE, scan_window};
-use crate::scanner::{LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
+use crate::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
 use crate::transcode::{OffsetMapper, Transcoder};
 
 /// The default size of a read: 64 KiB.
@@ -155,11 +156,48 @@ impl Searcher {
     /// (valid and invalid, in order; offsets, line and column refer to the
     /// whole input). The sink returns `Ok(false)` to stop early; its errors
     /// and read errors end the scan and are returned.
-    pub fn scan_reader<R, F>(&self, reader: R, mut sink: F) -> io::Result<Summary>
+    pub fn scan_reader<R, F>(&self, reader: R, sink: F) -> io::Result<Summary>
     where
         R: Read,
         F: FnMut(&Hit<'_>) -> io::Result<bool>,
     {
+        self.run(reader, &mut Borrowed(sink))
+    }
+
+    /// Like [`scan_reader`](Searcher::scan_reader), but each hit first goes
+    /// through `map`, which runs on the pool when scanning with several
+    /// threads (rendering output, mapping URIs: work that should scale
+    /// with the threads); `sink` then receives the results in input order.
+    ///
+    /// ```
+    /// use iriscan::{Finder, Searcher, UriOptions};
+    /// let text = "a https://例え.テスト/ b https://example.org/ü\n".repeat(1000);
+    /// let mut uris = Vec::new();
+    /// Searcher::new(Finder::new())
+    ///     .threads(2)
+    ///     .scan_reader_map(
+    ///         text.as_bytes(),
+    ///         |hit| hit.to_uri(&UriOptions::new()).uri.into_owned(),
+    ///         |uri| {
+    ///             uris.push(uri);
+    ///             Ok(true)
+    ///         },
+    ///     )
+    ///     .unwrap();
+    /// assert_eq!(uris.len(), 2000);
+    /// assert_eq!(uris[1], "https://example.org/%C3%BC");
+    /// ```
+    pub fn scan_reader_map<R, T, M, F>(&self, reader: R, map: M, sink: F) -> io::Result<Summary>
+    where
+        R: Read,
+        T: Send,
+        M: Fn(&Hit<'_>) -> T + Sync,
+        F: FnMut(T) -> io::Result<bool>,
+    {
+        self.run(reader, &mut Mapped { map, sink })
+    }
+
+    fn run<R: Read>(&self, reader: R, delivery: &mut dyn Delivery) -> io::Result<Summary> {
         let opts = self.finder.options();
         let parallel = self.threads > 1;
         let block = if parallel {
@@ -190,7 +228,7 @@ impl Searcher {
             } else {
                 buf.len().saturating_sub(margin)
             };
-            let stop = if parallel {
+            let go_on = if parallel {
                 // Read and decode the next block on this thread while the
                 // pool scans this one (the reader need not be `Send`).
                 let mut found = Vec::new();
@@ -209,20 +247,20 @@ impl Searcher {
                     }
                 });
                 state = st;
-                let mut stop = false;
-                let mut mapper = source.mapper();
-                for (c, hit) in found {
-                    let hit = lines.place(hit, &buf, base, c.start, c.end, &mut mapper);
-                    hits += 1;
-                    if !sink(&hit)? {
-                        stop = true;
-                        break;
-                    }
-                }
+                hits += found.len() as u64;
+                let located = locate_window(
+                    found,
+                    &mut lines,
+                    &buf,
+                    base,
+                    &source.transcoder,
+                    self.threads,
+                );
+                let go_on = delivery.window(&located)?;
                 if !at_end {
                     eof = read?;
                 }
-                stop
+                go_on
             } else {
                 let mut result = Ok(true);
                 if to > state.pos {
@@ -232,13 +270,13 @@ impl Searcher {
                         let hit =
                             lines.place(Hit::new(&buf, c), &buf, base, c.start, c.end, &mut mapper);
                         hits += 1;
-                        result = sink(&hit);
+                        result = delivery.one(&hit);
                         matches!(result, Ok(true))
                     });
                 }
-                !result?
+                result?
             };
-            if stop || at_end {
+            if !go_on || at_end {
                 return Ok(source.summary(hits, peak));
             }
             // Roll: keep the undecided tail and the context before it (once
@@ -259,6 +297,145 @@ impl Searcher {
             }
         }
     }
+}
+
+/// Where located hits go: one at a time (sequential scanning), or a
+/// window's worth at once (parallel scanning).
+trait Delivery {
+    fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool>;
+    fn window(&mut self, hits: &[Hit<'_>]) -> io::Result<bool>;
+}
+
+/// The hits themselves, borrowed, to a sink (`scan_reader`).
+struct Borrowed<F>(F);
+
+impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
+    fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
+        (self.0)(hit)
+    }
+
+    fn window(&mut self, hits: &[Hit<'_>]) -> io::Result<bool> {
+        for hit in hits {
+            if !(self.0)(hit)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The hits mapped (on the pool, for a window), to a sink
+/// (`scan_reader_map`).
+struct Mapped<M, F> {
+    map: M,
+    sink: F,
+}
+
+impl<T, M, F> Delivery for Mapped<M, F>
+where
+    T: Send,
+    M: Fn(&Hit<'_>) -> T + Sync,
+    F: FnMut(T) -> io::Result<bool>,
+{
+    fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
+        (self.sink)((self.map)(hit))
+    }
+
+    fn window(&mut self, hits: &[Hit<'_>]) -> io::Result<bool> {
+        let map = &self.map;
+        let mapped: Vec<T> = hits.par_iter().with_min_len(64).map(map).collect();
+        for t in mapped {
+            if !(self.sink)(t)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Gives the hits of a window found in parallel their place in the input
+/// (original offsets, line, column), on the pool: the window's hits are
+/// cut into runs, the newlines between runs counted in parallel and
+/// summed, and each run located from its seed. Leaves `lines` as locating
+/// them one by one would.
+fn locate_window<'h>(
+    found: Vec<(Candidate, Hit<'h>)>,
+    lines: &mut Lines,
+    window: &[u8],
+    base: usize,
+    transcoder: &Transcoder,
+    threads: usize,
+) -> Vec<Hit<'h>> {
+    let runs = if found.len() < 512 { 1 } else { threads * 4 };
+    if runs == 1 {
+        let mut mapper = Mapper::of(transcoder);
+        return found
+            .into_iter()
+            .map(|(c, hit)| lines.place(hit, window, base, c.start, c.end, &mut mapper))
+            .collect();
+    }
+    let size = found.len().div_ceil(runs);
+    let starts: Vec<usize> = found
+        .chunks(size)
+        .map(|run| base + run[0].0.start)
+        .collect();
+    // The seed of each run: the counter at its first hit.
+    let mut mapper = Mapper::of(transcoder);
+    lines.advance(window, base, starts[0], &mut mapper);
+    let mut seeds = vec![(lines.counter.clone(), lines.line_start_original)];
+    if lines.enabled {
+        let gaps: Vec<(u64, Option<usize>)> = starts
+            .par_windows(2)
+            .map(|w| count_region(window, base, w[0], w[1]))
+            .collect();
+        for (k, &(n, last)) in gaps.iter().enumerate() {
+            let (prev, prev_original) = &seeds[k];
+            let next = prev.after(n, last, starts[k + 1]);
+            let original = if last.is_some() {
+                usize::MAX
+            } else {
+                *prev_original
+            };
+            seeds.push((next, original));
+        }
+    } else {
+        seeds.resize(starts.len(), seeds[0].clone());
+    }
+    let mut found = found;
+    let mut runs_of: Vec<Vec<(Candidate, Hit<'h>)>> = Vec::with_capacity(starts.len());
+    while !found.is_empty() {
+        let rest = found.split_off(size.min(found.len()));
+        runs_of.push(std::mem::replace(&mut found, rest));
+    }
+    let enabled = lines.enabled;
+    let located: Vec<(Vec<Hit<'h>>, Lines)> = runs_of
+        .into_par_iter()
+        .zip(seeds.into_par_iter())
+        .map(|(run, (counter, original))| {
+            let mut mapper = Mapper::of(transcoder);
+            let line_start_original = if original == usize::MAX {
+                mapper.start(counter.line_start())
+            } else {
+                original
+            };
+            let mut local = Lines {
+                enabled,
+                counter,
+                line_start_original,
+            };
+            let hits = run
+                .into_iter()
+                .map(|(c, hit)| local.place(hit, window, base, c.start, c.end, &mut mapper))
+                .collect();
+            (hits, local)
+        })
+        .collect();
+    let mut out = Vec::with_capacity(located.iter().map(|(h, _)| h.len()).sum());
+    for (hits, local) in located {
+        out.extend(hits);
+        *lines = local;
+    }
+    out
 }
 
 /// The least a roll drops (unless the block is smaller).
@@ -333,6 +510,13 @@ struct Mapper<'t> {
 }
 
 impl Mapper<'_> {
+    fn of(transcoder: &Transcoder) -> Mapper<'_> {
+        Mapper {
+            inner: transcoder.mapper(),
+            encoding: transcoder.charset().encoding(),
+        }
+    }
+
     fn start(&mut self, utf8: usize) -> usize {
         // The map answers for every offset not released; a released one
         // cannot be asked for (see `Lines::released`).
@@ -415,19 +599,12 @@ impl<R: Read> Source<R> {
 }
 
 impl<R> Source<R> {
-    fn encoding(&self) -> &'static Encoding {
-        self.transcoder.charset().encoding()
-    }
-
     fn held(&self) -> usize {
         self.raw.capacity() + self.decoded.capacity()
     }
 
     fn mapper(&self) -> Mapper<'_> {
-        Mapper {
-            inner: self.transcoder.mapper(),
-            encoding: self.encoding(),
-        }
+        Mapper::of(&self.transcoder)
     }
 
     fn release(&mut self, utf8: usize) {

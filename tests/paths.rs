@@ -225,3 +225,23 @@ fn without_line_numbers_the_hits_are_the_same_at_line_0() {
         assert_eq!(rows, expected);
     }
 }
+
+#[test]
+fn mapping_on_the_pool_keeps_order_and_places() {
+    let mut text = String::new();
+    for i in 0..60_000 {
+        text.push_str(&format!("l{i} http://h{i}.example/{}\n", "é".repeat(i % 7)));
+    }
+    let expected = slice_rows(Finder::new(), text.as_bytes());
+    for threads in [1, 2, 4] {
+        let mut rows = Vec::new();
+        Searcher::new(Finder::new())
+            .threads(threads)
+            .scan_reader_map(text.as_bytes(), row, |r| {
+                rows.push(r);
+                Ok(true)
+            })
+            .unwrap();
+        assert_eq!(rows, expected, "{threads} threads");
+    }
+}

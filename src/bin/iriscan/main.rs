@@ -38,7 +38,7 @@ use crate::args::Args;
 use crate::decode::Decoded;
 use crate::each_line::LineOptions;
 use crate::line_output::LinePrinter;
-use crate::output::{HitPrinter, Mode, Settings};
+use crate::output::{HitPrinter, Mode, Rendered, Settings};
 use crate::progress::Progress;
 use crate::scan::InputError;
 use crate::walk::{Input, Walk};
@@ -197,7 +197,14 @@ impl<W: Write> Job<W> {
         };
         match self {
             Job::Hits(searcher, printer) => {
-                let r = scan::scan_input(reader, searcher, |hit| printer.hit(&input.name, hit));
+                let renderer = printer.renderer();
+                let name = input.name.as_str();
+                let r = scan::scan_input(
+                    reader,
+                    searcher,
+                    |hit| renderer.render(name, hit),
+                    |rendered| printer.emit(rendered),
+                );
                 let failed = match r {
                     Ok(summary) => {
                         warn_replacements(&input.name, &summary.charset, summary.replacements);
@@ -238,27 +245,30 @@ impl<W: Write> Job<W> {
             unreachable!("only hit scans are batched")
         };
         let one_thread = searcher.threads(1);
-        type Scanned = Result<(Vec<iriscan::Hit<'static>>, Summary), (u64, io::Error)>;
+        let renderer = printer.renderer();
+        type Scanned = Result<(Vec<Rendered>, Summary), (u64, io::Error)>;
         let results: Vec<Scanned> = inputs
             .par_iter()
             .map(|input| {
                 let reader = input.open().map_err(|e| (0, e))?;
-                scan::collect_input(progress.wrap(reader, &input.name), &one_thread).map_err(|e| {
-                    match e {
-                        InputError::Read { at, err } => (at, err),
-                        // Collecting writes nothing.
-                        InputError::Output(err) => (0, err),
-                    }
+                let name = input.name.as_str();
+                scan::collect_input(progress.wrap(reader, name), &one_thread, |hit| {
+                    renderer.render(name, hit)
+                })
+                .map_err(|e| match e {
+                    InputError::Read { at, err } => (at, err),
+                    // Collecting writes nothing.
+                    InputError::Output(err) => (0, err),
                 })
             })
             .collect();
         let mut failed = false;
         for (input, result) in inputs.iter().zip(results) {
             match result {
-                Ok((hits, summary)) => {
+                Ok((rendered, summary)) => {
                     warn_replacements(&input.name, &summary.charset, summary.replacements);
-                    for hit in &hits {
-                        printer.hit(&input.name, hit)?;
+                    for r in rendered {
+                        printer.emit(r)?;
                     }
                     printer.end_input(&input.name)?;
                 }

@@ -33,19 +33,21 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// Streams `reader` through `searcher`, handing every candidate — valid and
-/// invalid, in input order — to `sink`; stops at the first error.
-pub fn scan_input(
+/// Streams `reader` through `searcher`: every candidate — valid and
+/// invalid, in input order — is rendered by `render` (on the searcher's
+/// threads) and handed to `emit`; stops at the first error.
+pub fn scan_input<T: Send>(
     reader: impl Read,
     searcher: &Searcher,
-    mut sink: impl FnMut(&Hit<'_>) -> io::Result<()>,
+    render: impl Fn(&Hit<'_>) -> T + Sync,
+    mut emit: impl FnMut(T) -> io::Result<()>,
 ) -> Result<Summary, InputError> {
     let mut reader = Counting {
         inner: reader,
         read: 0,
     };
     let mut output = None;
-    let scanned = searcher.scan_reader(&mut reader, |hit| match sink(hit) {
+    let scanned = searcher.scan_reader_map(&mut reader, render, |t| match emit(t) {
         Ok(()) => Ok(true),
         Err(e) => {
             output = Some(e);
@@ -61,16 +63,17 @@ pub fn scan_input(
     })
 }
 
-/// Scans a whole (small) input into owned hits, for inputs scanned side by
-/// side whose output must still come out in input order.
-pub fn collect_input(
+/// Scans a whole (small) input into rendered hits, for inputs scanned side
+/// by side whose output must still come out in input order.
+pub fn collect_input<T: Send>(
     reader: impl Read,
     searcher: &Searcher,
-) -> Result<(Vec<Hit<'static>>, Summary), InputError> {
-    let mut hits = Vec::new();
-    let summary = scan_input(reader, searcher, |hit| {
-        hits.push(hit.clone().into_owned());
+    render: impl Fn(&Hit<'_>) -> T + Sync,
+) -> Result<(Vec<T>, Summary), InputError> {
+    let mut all = Vec::new();
+    let summary = scan_input(reader, searcher, render, |t| {
+        all.push(t);
         Ok(())
     })?;
-    Ok((hits, summary))
+    Ok((all, summary))
 }
