@@ -208,8 +208,8 @@ impl Searcher {
         // Bytes after the scan bound that a decision may need.
         let margin = opts.max_len + LOOKAHEAD;
         let mut source = Source::open(reader, self.encoding)?;
-        let mut buf: Vec<u8> = Vec::with_capacity(block + margin + LOOKBEHIND);
-        let mut ahead: Vec<u8> = Vec::new();
+        let mut buf = RollBuffer::default();
+        let mut ahead = RollBuffer::default();
         let mut base = 0usize;
         let mut state = ScanState::default();
         let mut lines = Lines {
@@ -234,7 +234,7 @@ impl Searcher {
                 let mut found = Vec::new();
                 let mut st = state.clone();
                 let mut read = Ok(true);
-                let window: &[u8] = &buf;
+                let window: &[u8] = buf.bytes();
                 rayon::in_place_scope(|scope| {
                     scope.spawn(|_| {
                         if to > st.pos {
@@ -251,7 +251,7 @@ impl Searcher {
                 let located = locate_window(
                     found,
                     &mut lines,
-                    &buf,
+                    buf.bytes(),
                     base,
                     &source.transcoder,
                     self.threads,
@@ -264,11 +264,18 @@ impl Searcher {
             } else {
                 let mut result = Ok(true);
                 if to > state.pos {
-                    let mut scanner = Scanner::new(&buf, opts);
+                    let window = buf.bytes();
+                    let mut scanner = Scanner::new(window, opts);
                     let mut mapper = source.mapper();
                     scanner.scan(&mut state, to, &mut |c| {
-                        let hit =
-                            lines.place(Hit::new(&buf, c), &buf, base, c.start, c.end, &mut mapper);
+                        let hit = lines.place(
+                            Hit::new(window, c),
+                            window,
+                            base,
+                            c.start,
+                            c.end,
+                            &mut mapper,
+                        );
                         hits += 1;
                         result = delivery.one(&hit);
                         matches!(result, Ok(true))
@@ -284,14 +291,15 @@ impl Searcher {
             // tail for every byte).
             let keep = state.pos.saturating_sub(LOOKBEHIND).min(buf.len());
             if keep >= block.min(MIN_ROLL) {
-                lines.advance(&buf, base, base + keep, &mut source.mapper());
-                buf.drain(..keep);
+                lines.advance(buf.bytes(), base, base + keep, &mut source.mapper());
+                buf.drop_front(keep);
                 base += keep;
                 state.shift(keep);
                 source.release(lines.released(base));
             }
             if parallel {
-                buf.append(&mut ahead);
+                buf.extend(ahead.bytes());
+                ahead.clear();
             } else if !eof {
                 eof = source.fill(&mut buf, block)?;
             }
@@ -438,6 +446,63 @@ fn locate_window<'h>(
     out
 }
 
+/// A byte buffer whose storage is initialized once and reused: reads go
+/// into its spare part without zeroing it again, and a roll moves the kept
+/// tail to the front (like ripgrep's line buffer).
+#[derive(Default)]
+struct RollBuffer {
+    /// Initialized storage; `data[..len]` holds the bytes.
+    data: Vec<u8>,
+    len: usize,
+}
+
+impl RollBuffer {
+    fn bytes(&self) -> &[u8] {
+        &self.data[..self.len]
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn capacity(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Room for `want` more bytes, to be filled and then committed.
+    fn spare(&mut self, want: usize) -> &mut [u8] {
+        if self.data.len() < self.len + want {
+            self.data.resize(self.len + want, 0);
+        }
+        &mut self.data[self.len..self.len + want]
+    }
+
+    fn commit(&mut self, n: usize) {
+        self.len += n;
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.spare(bytes.len()).copy_from_slice(bytes);
+        self.commit(bytes.len());
+    }
+
+    /// Drops the first `n` bytes.
+    fn drop_front(&mut self, n: usize) {
+        self.data.copy_within(n..self.len, 0);
+        self.len -= n;
+    }
+
+    /// Drops `start..end`.
+    fn remove(&mut self, start: usize, end: usize) {
+        self.data.copy_within(end..self.len, start);
+        self.len -= end - start;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
 /// The least a roll drops (unless the block is smaller).
 const MIN_ROLL: usize = 4096;
 
@@ -531,7 +596,7 @@ impl Mapper<'_> {
 /// The input: raw bytes read, decoded to UTF-8 appended to the scan buffer.
 struct Source<R> {
     reader: R,
-    raw: Vec<u8>,
+    raw: RollBuffer,
     /// The transcoder's output (for the identity, `raw` is the output).
     decoded: Vec<u8>,
     transcoder: Transcoder,
@@ -544,12 +609,12 @@ impl<R: Read> Source<R> {
     /// Reads the first bytes (up to the detection prefix, or to the end) and
     /// chooses the charset.
     fn open(mut reader: R, encoding: Option<&'static Encoding>) -> io::Result<Source<R>> {
-        let mut raw = Vec::new();
+        let mut raw = RollBuffer::default();
         let mut bytes = 0;
         let done = read_up_to(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?;
         let charset = match encoding {
-            Some(e) => Charset::given(e, &raw),
-            None => detect(&raw, done),
+            Some(e) => Charset::given(e, raw.bytes()),
+            None => detect(raw.bytes(), done),
         };
         Ok(Source {
             reader,
@@ -563,13 +628,13 @@ impl<R: Read> Source<R> {
 
     /// Reads about `block` more bytes and appends their UTF-8 to `out`;
     /// returns whether the input ended (all of it decoded).
-    fn fill(&mut self, out: &mut Vec<u8>, block: usize) -> io::Result<bool> {
+    fn fill(&mut self, out: &mut RollBuffer, block: usize) -> io::Result<bool> {
         if self.transcoder.is_identity() {
             // UTF-8: read straight into the scan buffer (the transcoder
             // only counts malformed sequences and skips a BOM).
             let start = out.len();
-            out.extend_from_slice(&self.raw);
-            self.raw = Vec::new();
+            out.extend(self.raw.bytes());
+            self.raw = RollBuffer::default();
             let have = out.len() - start;
             if !self.done && have < block {
                 self.done = read_up_to(&mut self.reader, out, block - have, &mut self.bytes)?;
@@ -577,10 +642,10 @@ impl<R: Read> Source<R> {
             let pushed = out.len() - start;
             let utf8 = self
                 .transcoder
-                .push(&out[start..], self.done, &mut self.decoded)
+                .push(&out.bytes()[start..], self.done, &mut self.decoded)
                 .len();
             if utf8 < pushed {
-                out.drain(start..start + pushed - utf8);
+                out.remove(start, start + pushed - utf8);
             }
             return Ok(self.done);
         }
@@ -591,8 +656,8 @@ impl<R: Read> Source<R> {
         self.decoded.clear();
         let utf8 = self
             .transcoder
-            .push(&self.raw, self.done, &mut self.decoded);
-        out.extend_from_slice(utf8);
+            .push(self.raw.bytes(), self.done, &mut self.decoded);
+        out.extend(utf8);
         self.raw.clear();
         Ok(self.done)
     }
@@ -623,21 +688,21 @@ impl<R> Source<R> {
 }
 
 /// Reads until `want` more bytes are in `buf` or the reader ends; returns
-/// whether it ended. (Reads into the spare capacity, without zeroing it
-/// first; a reader handing out one byte at a time costs one read a byte.)
+/// whether it ended. (The buffer's storage is initialized once and reused;
+/// a reader handing out one byte at a time costs one read a byte.)
 fn read_up_to<R: Read>(
     reader: &mut R,
-    buf: &mut Vec<u8>,
+    buf: &mut RollBuffer,
     want: usize,
     bytes: &mut u64,
 ) -> io::Result<bool> {
-    buf.reserve(want);
-    let mut left = want as u64;
+    let mut left = want;
     while left > 0 {
-        match reader.by_ref().take(left).read_to_end(buf) {
+        match reader.read(buf.spare(left)) {
             Ok(0) => return Ok(true),
             Ok(n) => {
-                left -= n as u64;
+                buf.commit(n);
+                left -= n;
                 *bytes += n as u64;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
