@@ -13,7 +13,7 @@
 //! ASCII is classified by [`ASCII`], one flag byte per code point; non-ASCII
 //! by [`classify`], which is backed by a lazily built table for the BMP.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::ucs::{is_iprivate, is_ucschar};
@@ -234,20 +234,25 @@ impl Info {
     }
 }
 
-/// The properties of U+0080–U+FFFF, computed once (64 KiB): the forward
-/// scan asks for them at every non-ASCII character.
-static BMP: LazyLock<Vec<Info>> = LazyLock::new(|| {
-    (0x80u32..0x10000)
-        .map(|u| char::from_u32(u).map_or(Info(Class::End as u8), Info::of))
-        .collect()
-});
+/// The properties of the BMP, by pages of 256 code points each computed on
+/// first use (most texts touch a handful of pages; computing all 65,536
+/// code points up front cost milliseconds at every start): the forward scan
+/// asks for them at every non-ASCII character.
+static BMP: [OnceLock<Box<[Info; 256]>>; 256] = [const { OnceLock::new() }; 256];
 
 #[inline]
 fn info(c: char) -> Option<Info> {
     let u = c as u32;
-    (0x80..0x10000)
-        .contains(&u)
-        .then(|| BMP[(u - 0x80) as usize])
+    if !(0x80..0x10000).contains(&u) {
+        return None;
+    }
+    let page = BMP[(u >> 8) as usize].get_or_init(|| {
+        let base = u & !0xFF;
+        Box::new(std::array::from_fn(|i| {
+            char::from_u32(base + i as u32).map_or(Info(Class::End as u8), Info::of)
+        }))
+    });
+    Some(page[(u & 0xFF) as usize])
 }
 
 /// Classifies a character for the forward scan (meant for non-ASCII; ASCII
