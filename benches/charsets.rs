@@ -2,10 +2,15 @@
 //! text in UTF-8, windows-1252, Shift_JIS and UTF-16LE, streamed through the
 //! `Searcher` (detection, transcoding, offset mapping of every hit), bytes
 //! per second of the *encoded* input; hit counts asserted.
+//!
+//! `offset-map` times the offset map alone on the decoded documents (and
+//! ISO-2022-JP, which keeps the byte-at-a-time walk): the lookups the
+//! searcher makes for a hit every 200 bytes of text — the line start now
+//! and then, the hit's start and end — in order through one mapper.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use encoding_rs::Encoding;
-use iriscan::{Finder, Searcher};
+use iriscan::{Charset, Finder, Searcher, transcode};
 use std::hint::black_box;
 
 mod corpus;
@@ -70,6 +75,48 @@ fn charsets(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(bytes.len() as u64));
         g.bench_function(*name, |b| {
             b.iter(|| count(black_box(bytes), Some(encoding)))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("offset-map");
+    g.sample_size(10);
+    let iso_2022_jp = encoding_rs::ISO_2022_JP.encode(&japanese).0.into_owned();
+    let maps = cases
+        .iter()
+        .map(|(name, bytes, encoding, _)| (*name, &bytes[..], *encoding))
+        .chain([("iso-2022-jp", &iso_2022_jp[..], encoding_rs::ISO_2022_JP)]);
+    for (name, bytes, encoding) in maps {
+        let doc = transcode(bytes, &Charset::given(encoding, bytes));
+        let text = std::str::from_utf8(doc.utf8()).expect("decoded text is UTF-8");
+        let boundary = |mut u: usize| {
+            while !text.is_char_boundary(u) {
+                u += 1;
+            }
+            u
+        };
+        let lookups: Vec<(usize, usize, usize)> = (0..text.len().saturating_sub(300))
+            .step_by(200)
+            .map(|u| {
+                let line = boundary(u);
+                let start = boundary(u + 60);
+                (line, start, boundary(start + 40))
+            })
+            .collect();
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut m = doc.mapper();
+                let mut sum = 0;
+                for (k, &(line, start, end)) in lookups.iter().enumerate() {
+                    if k % 3 == 0 {
+                        sum += m.original_start(line).unwrap();
+                    }
+                    let r = m.original_range(start..end).unwrap();
+                    sum += r.start + r.end;
+                }
+                black_box(sum)
+            })
         });
     }
     g.finish();

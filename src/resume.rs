@@ -391,6 +391,205 @@ impl JisState2022 {
     }
 }
 
+/// The next character at a resume point, without decoding: how many input
+/// bytes it takes and how many bytes of UTF-8 it decodes to, for every
+/// character that a fresh decoder turns into output at once and without an
+/// error. Everything else — malformed bytes, bytes at the end of the input,
+/// GB18030 four-byte and EUC-JP three-byte characters — is left to a real
+/// decoder.
+///
+/// The tables are not written by hand: they are what encoding_rs does with
+/// each byte and each pair of bytes fed to a fresh decoder, so they agree
+/// with it by construction. A character that leaves its decoder with
+/// nothing pending (§10–§14 of the Encoding Standard: these decoders have
+/// no state beyond their pending bytes) ends at a resume point, so the
+/// characters can be stepped over one after another.
+pub(crate) enum Lengths {
+    /// One byte per character; the output length of each byte (3 for the
+    /// U+FFFD of an unmapped byte, whose error is that one byte).
+    SingleByte(Box<[u8; 256]>),
+    /// UTF-16: BMP characters and surrogate pairs are computed from the
+    /// code units.
+    Utf16 { big_endian: bool },
+    /// The ASCII-compatible multi-byte encodings (built once per process).
+    MultiByte(&'static MultiByteLengths),
+}
+
+/// The one-byte and two-byte characters of a multi-byte encoding.
+pub(crate) struct MultiByteLengths {
+    /// The output length of each byte that is a character by itself (ASCII
+    /// included), 0 for the others.
+    single: [u8; 256],
+    /// `pair[(lead - 0x80) << 8 | trail]`: the output length of the
+    /// character (for Big5, sometimes two) of a lead byte and the byte after
+    /// it, 0 if they do not make one.
+    pair: Box<[u8; 0x8000]>,
+}
+
+impl Lengths {
+    /// The tables for `encoding` of `family`; `None` for ISO-2022-JP, whose
+    /// decoder has more state than pending bytes.
+    pub(crate) fn of(encoding: &'static encoding_rs::Encoding, family: Family) -> Option<Lengths> {
+        Some(match family {
+            Family::SingleByte => Lengths::SingleByte(single_byte_lengths(encoding)),
+            Family::Utf16 { big_endian } => Lengths::Utf16 { big_endian },
+            Family::MultiByte(_) => Lengths::MultiByte(multi_byte_lengths(encoding)?),
+            Family::Iso2022Jp => return None,
+        })
+    }
+}
+
+impl MultiByteLengths {
+    /// The next character of `input` (which starts at a resume point and
+    /// runs to the end of the input available): `(input bytes, output
+    /// bytes)`, or `None` if a decoder must tell.
+    #[inline]
+    pub(crate) fn next(&self, input: &[u8]) -> Option<(usize, usize)> {
+        let &b = input.first()?;
+        let single = self.single[usize::from(b)];
+        if single != 0 {
+            return Some((1, usize::from(single)));
+        }
+        let &trail = input.get(1)?;
+        if b < 0x80 {
+            return None;
+        }
+        match self.pair[usize::from(b - 0x80) << 8 | usize::from(trail)] {
+            0 => None,
+            n => Some((2, usize::from(n))),
+        }
+    }
+}
+
+/// The next span of UTF-16 `input`: a BMP character, a surrogate pair, or
+/// the U+FFFD of an unpaired surrogate (§14.2.1: the error is that one code
+/// unit; the unit after an unpaired high surrogate is read again). `None`
+/// for a high surrogate without the next unit (it may be pending, or end
+/// the input with an odd byte after it, a three-byte error) and for an odd
+/// byte.
+#[inline]
+pub(crate) fn utf16_next(input: &[u8], big_endian: bool) -> Option<(usize, usize)> {
+    let unit = |i: usize| -> Option<u16> {
+        let pair = [*input.get(i)?, *input.get(i + 1)?];
+        Some(if big_endian {
+            u16::from_be_bytes(pair)
+        } else {
+            u16::from_le_bytes(pair)
+        })
+    };
+    Some(match unit(0)? {
+        0..=0x7F => (2, 1),
+        0x80..=0x7FF => (2, 2),
+        0xD800..=0xDBFF => match unit(2)? {
+            0xDC00..=0xDFFF => (4, 4),
+            _ => (2, 3),
+        },
+        // A lone low surrogate is U+FFFD, three bytes like any other unit.
+        _ => (2, 3),
+    })
+}
+
+/// The number of leading bytes of `bytes` below 0x80, eight at a time.
+#[inline]
+pub(crate) fn ascii_prefix(bytes: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        if w & HIGH != 0 {
+            return i + (w & HIGH).trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    i + bytes[i..].iter().take_while(|b| b.is_ascii()).count()
+}
+
+/// The output length of each byte of a single-byte encoding: all 256
+/// decoded at once, with replacement (one character, or one U+FFFD, per
+/// byte).
+fn single_byte_lengths(encoding: &'static encoding_rs::Encoding) -> Box<[u8; 256]> {
+    let all: Vec<u8> = (0..=255).collect();
+    let mut out = [0u8; 256 * 4];
+    let mut decoder = encoding.new_decoder_without_bom_handling();
+    let (_, _, written, _) = decoder.decode_to_utf8(&all, &mut out, true);
+    let mut lens = Box::new([0u8; 256]);
+    let mut at = 0;
+    for len in lens.iter_mut() {
+        // The decoder writes well-formed UTF-8, one character per byte.
+        let n = match out.get(at) {
+            Some(0x00..=0x7F) => 1,
+            Some(0xC0..=0xDF) => 2,
+            Some(0xE0..=0xEF) => 3,
+            Some(_) => 4,
+            None => 3,
+        };
+        *len = n;
+        at += usize::from(n);
+    }
+    debug_assert_eq!(at, written);
+    lens
+}
+
+/// The tables of a multi-byte encoding, built on first use (about 30,000
+/// decoder calls) and kept for the process.
+fn multi_byte_lengths(
+    encoding: &'static encoding_rs::Encoding,
+) -> Option<&'static MultiByteLengths> {
+    use encoding_rs::*;
+    use std::sync::OnceLock;
+    static TABLES: [OnceLock<MultiByteLengths>; 6] = [const { OnceLock::new() }; 6];
+    let i = [SHIFT_JIS, EUC_JP, EUC_KR, BIG5, GBK, GB18030]
+        .iter()
+        .position(|&e| e == encoding)?;
+    Some(TABLES[i].get_or_init(|| build_multi_byte_lengths(encoding)))
+}
+
+fn build_multi_byte_lengths(encoding: &'static encoding_rs::Encoding) -> MultiByteLengths {
+    use encoding_rs::DecoderResult;
+    let mut single = [0u8; 256];
+    let mut lead = [false; 256];
+    // Decodes `bytes` with a fresh decoder: the output length if they make
+    // output, no error, and leave nothing pending (the end of the input
+    // then adds nothing).
+    let whole = |bytes: &[u8]| -> Option<usize> {
+        let mut buf = [0u8; 32];
+        let mut d = encoding.new_decoder_without_bom_handling();
+        let (r, read, written) = d.decode_to_utf8_without_replacement(bytes, &mut buf, false);
+        let (end, _, more) = d.decode_to_utf8_without_replacement(&[], &mut buf, true);
+        (r == DecoderResult::InputEmpty
+            && read == bytes.len()
+            && end == DecoderResult::InputEmpty
+            && more == 0)
+            .then_some(written)
+    };
+    for b in 0..=255u8 {
+        match whole(&[b]) {
+            Some(n) if n > 0 => single[usize::from(b)] = n as u8,
+            _ => {
+                // A lead byte: read, nothing written, no error yet.
+                let mut d = encoding.new_decoder_without_bom_handling();
+                let (r, read, written) =
+                    d.decode_to_utf8_without_replacement(&[b], &mut [0u8; 32], false);
+                lead[usize::from(b)] = r == DecoderResult::InputEmpty && read == 1 && written == 0;
+            }
+        }
+    }
+    let mut pair = Box::new([0u8; 0x8000]);
+    for b in 0x80..=0xFFu8 {
+        if !lead[usize::from(b)] {
+            continue;
+        }
+        // No trail byte of any of these encodings is below 0x30 (those
+        // bytes are resume points, `is_multibyte_sync_byte`).
+        for t in 0x30..=0xFFu8 {
+            if let Some(n) = whole(&[b, t]).filter(|&n| n > 0) {
+                pair[usize::from(b - 0x80) << 8 | usize::from(t)] = n as u8;
+            }
+        }
+    }
+    MultiByteLengths { single, pair }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

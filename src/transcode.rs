@@ -68,21 +68,42 @@
 //! encoding_rs at every position of random and exhaustively enumerated
 //! inputs.
 //!
-//! A lookup takes the last checkpoint at or before the offset and
-//! re-decodes from there **one input byte at a time**, watching which byte
-//! completes which character (and, with encoding_rs's
-//! `decode_to_utf8_without_replacement`, exactly which bytes each U+FFFD
-//! replaces), until it reaches the offset. Each lookup re-decodes at most
-//! `CHECKPOINT_INTERVAL` bytes plus a character; an [`OffsetMapper`] keeps
-//! its place between lookups, so mapping all the hits of a stretch in order
-//! re-decodes that stretch once.
+//! A lookup takes the last checkpoint at or before the offset and walks
+//! forward from there, span by span — a span being a character with the
+//! bytes that encode it, or a U+FFFD with exactly the malformed bytes it
+//! replaces — until it reaches the offset. For every decoder but
+//! ISO-2022-JP the walk decodes almost nothing: a character and every
+//! malformed sequence end at a resume point (after an error these decoders
+//! go on as a fresh decoder at the end of the malformed bytes), so it
+//! steps from one to the next with tables of how many bytes each character
+//! takes and how long its UTF-8 is — per byte for single-byte encodings,
+//! computed from the code units for UTF-16, per byte and per pair of bytes
+//! for the multi-byte encodings (made once per process by feeding
+//! encoding_rs every byte and pair, so they agree with it by
+//! construction) — and ASCII runs eight bytes at a time. Only what the
+//! tables leave out — malformed bytes, the end of the input, GB18030
+//! four-byte and EUC-JP three-byte characters — goes to a fresh decoder,
+//! fed one byte at a time, which says where the character ends or, with
+//! encoding_rs's `decode_to_utf8_without_replacement`, exactly which bytes
+//! the U+FFFD replaces. ISO-2022-JP, whose state is more than pending
+//! bytes, re-decodes the whole stretch one byte at a time, watching which
+//! byte completes which character. The tests check the fast walk against
+//! that byte-at-a-time walk at every offset of random, malformed and
+//! streaming inputs in every encoding.
+//!
+//! Each lookup walks at most `CHECKPOINT_INTERVAL` bytes plus a character;
+//! an [`OffsetMapper`] keeps its place between lookups, so mapping all the
+//! hits of a stretch in order walks that stretch at most once (a lookup
+//! jumps ahead to a later checkpoint rather than walking up to it).
 //!
 //! Memory: the transcoder keeps the input from the checkpoint before the
 //! oldest offset the caller may still ask about — [`Transcoder::release`]
 //! says which; the dead prefix is dropped once it is at least 4 KiB and
 //! half the buffer — plus one checkpoint (three words) per
 //! `CHECKPOINT_INTERVAL` bytes of it. Without `release`, it keeps the whole
-//! input (as [`transcode`] does).
+//! input (as [`transcode`] does). The walk's tables take 256 bytes per
+//! single-byte transcoder and 33 KB per multi-byte encoding in use, for the
+//! process (built in about a millisecond on its first lookup).
 //!
 //! # Performance
 //!
@@ -90,9 +111,12 @@
 //! encoding_rs costs plus the checkpoints (Shift_JIS 290 MB/s against 450
 //! for encoding_rs alone, gb18030 430/570, windows-1252 360/720, UTF-16LE
 //! 730/1400, ISO-2022-JP 150/350, random bytes 60–230 MB/s in every
-//! decoder); a single lookup takes about 1.5 µs, lookups in order through
-//! an [`OffsetMapper`] about 0.8 µs. UTF-8, the common case, is not
-//! decoded at all.
+//! decoder). Mapping the start and end of a hit every 200 bytes of text in
+//! order through an [`OffsetMapper`] (`cargo bench --bench charsets --
+//! offset-map`) runs at 1.3 GB/s of windows-1252 input, 1 GB/s of
+//! UTF-16LE and 750 MB/s of Shift_JIS — 150–200 ns a hit — and 60 MB/s
+//! of ISO-2022-JP (the byte-at-a-time walk). UTF-8, the common case, is
+//! not decoded at all.
 //!
 //! # Conventions at the edges
 //!
@@ -127,17 +151,18 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use encoding_rs::{Decoder, DecoderResult, Encoding};
 
 use crate::charset::Charset;
 use crate::resume::{
-    Family, JisState2022, MultiByteState, Resume, is_jis_escape, is_multibyte_sync_byte,
-    utf16_pending,
+    Family, JisState2022, Lengths, MultiByteState, Resume, ascii_prefix, is_jis_escape,
+    is_multibyte_sync_byte, utf16_pending,
 };
 
 /// How many input bytes apart the transcoder records checkpoints; a lookup
-/// re-decodes at most this many bytes (plus one character).
+/// walks at most this many bytes (plus one character).
 pub const CHECKPOINT_INTERVAL: usize = 128;
 
 const REPLACEMENT_CHARACTER: &[u8] = "\u{FFFD}".as_bytes();
@@ -216,6 +241,9 @@ struct Decoding {
     /// Where `decode_into` decodes to before copying to the caller's
     /// buffer; allocated once.
     scratch: Vec<u8>,
+    /// The character lengths of the fast walk, made on the first lookup
+    /// (`None` inside for ISO-2022-JP).
+    lengths: OnceLock<Option<Lengths>>,
 }
 
 impl Transcoder {
@@ -242,6 +270,7 @@ impl Transcoder {
                 next_target: start + CHECKPOINT_INTERVAL,
                 jis: JisState2022::default(),
                 scratch: vec![0; SCRATCH_LEN],
+                lengths: OnceLock::new(),
             })),
         };
         Transcoder {
@@ -349,11 +378,13 @@ impl Transcoder {
     }
 
     /// A mapper for several lookups in a row: it keeps its place, so that
-    /// lookups in increasing order re-decode each stretch once.
+    /// lookups in increasing order walk each stretch once.
     pub fn mapper(&self) -> OffsetMapper<'_> {
         OffsetMapper {
             transcoder: self,
             walk: None,
+            fast: None,
+            slow: false,
         }
     }
 
@@ -793,10 +824,261 @@ fn utf8_len(lead: u8) -> usize {
     }
 }
 
+/// Which answer a lookup wants from the span it lands in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edge {
+    /// `original_start`: the span holding the output byte at the offset.
+    Start,
+    /// `original_end`: the span holding the output byte before it.
+    End,
+}
+
+/// A span of the fast walk (like [`Span`], but `Copy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    orig_start: usize,
+    orig_end: usize,
+    utf8_start: usize,
+    utf8_end: usize,
+}
+
+impl Piece {
+    fn new(orig: Range<usize>, utf8: usize, len: usize) -> Piece {
+        Piece {
+            orig_start: orig.start,
+            orig_end: orig.end,
+            utf8_start: utf8,
+            utf8_end: utf8 + len,
+        }
+    }
+
+    /// Whether the span answers a lookup whose output byte is `byte` (see
+    /// [`FastWalk::seek`]).
+    fn holds(&self, byte: usize) -> bool {
+        self.utf8_start <= byte && byte < self.utf8_end
+    }
+
+    fn answer(&self, edge: Edge) -> usize {
+        match edge {
+            Edge::Start => self.orig_start,
+            Edge::End => self.orig_end,
+        }
+    }
+}
+
+/// The offset map of every decoder but ISO-2022-JP, without re-decoding the
+/// common characters: a walk from a checkpoint that steps over one
+/// character at a time with the lengths of [`Lengths`] (runs of ASCII
+/// bytes eight at a time), and asks a fresh decoder, fed one byte at a
+/// time, about the rest — malformed bytes and the characters the tables
+/// leave out. Every character and every malformed sequence ends at a
+/// resume point (module docs of `resume`: after an error these decoders
+/// go on as a fresh decoder at the end of the malformed bytes, the bytes
+/// they "prepend to the stream" being exactly the input bytes there), so
+/// each step starts from a fresh decoder, and the spans are the ones the
+/// byte-at-a-time [`Walk`] finds (which the tests check at every offset).
+struct FastWalk<'t> {
+    d: &'t Decoding,
+    lengths: &'t Lengths,
+    /// The input available, from `d.retained_base` on.
+    input: &'t [u8],
+    /// Whether the input has ended.
+    finished: bool,
+    /// The resume point the walk is at, and the output offset there.
+    pos: usize,
+    utf8: usize,
+    /// The span that ends there, unless the walk is at its checkpoint.
+    last: Option<Piece>,
+    /// A checkpoint at or before the walk's place: where the search for the
+    /// next lookup's checkpoint begins.
+    cp: usize,
+    /// Whether `pos` and `utf8` are set (the walk has a place).
+    placed: bool,
+    /// How many times the walk started over at a checkpoint.
+    #[cfg(test)]
+    restarts: usize,
+}
+
+impl<'t> FastWalk<'t> {
+    fn new(d: &'t Decoding, lengths: &'t Lengths, finished: bool) -> FastWalk<'t> {
+        FastWalk {
+            d,
+            lengths,
+            input: &d.retained,
+            finished,
+            pos: 0,
+            utf8: 0,
+            last: None,
+            cp: 0,
+            placed: false,
+            #[cfg(test)]
+            restarts: 0,
+        }
+    }
+
+    /// The lookup of `utf8` (at least 1 for [`Edge::End`]): the span that
+    /// holds output byte `utf8` (`Start`) or `utf8 - 1` (`End`); at the end
+    /// of the output, for `Start`, where the next character will begin.
+    fn seek(&mut self, utf8: usize, edge: Edge) -> Option<usize> {
+        let byte = match edge {
+            Edge::Start => utf8,
+            Edge::End => utf8.checked_sub(1)?,
+        };
+        if let Some(last) = self.last.filter(|p| p.holds(byte)) {
+            return Some(last.answer(edge));
+        }
+        let cps = &self.d.checkpoints;
+        let i = checkpoint_before(cps, self.cp, byte)?;
+        let cp = cps[i];
+        // Go on from the walk's place if it is not past the byte and not
+        // before the checkpoint; else start over at the checkpoint.
+        if !self.placed || self.utf8 > byte || self.utf8 < cp.utf8 {
+            self.pos = cp.orig;
+            self.utf8 = cp.utf8;
+            self.last = None;
+            self.placed = true;
+            #[cfg(test)]
+            {
+                self.restarts += 1;
+            }
+        }
+        self.cp = i;
+        match self.advance(byte) {
+            Some(piece) => Some(piece.answer(edge)),
+            None => match edge {
+                Edge::Start => Some(self.pos),
+                Edge::End => None,
+            },
+        }
+    }
+
+    /// Steps forward to the span that holds output byte `byte` (the walk is
+    /// not past it); `None` if the output available ends first.
+    fn advance(&mut self, byte: usize) -> Option<Piece> {
+        match self.lengths {
+            Lengths::SingleByte(lens) => self.advance_with(byte, true, |input| {
+                Some((1, usize::from(lens[usize::from(*input.first()?)])))
+            }),
+            &Lengths::Utf16 { big_endian } => self.advance_with(byte, false, |input| {
+                crate::resume::utf16_next(input, big_endian)
+            }),
+            Lengths::MultiByte(tables) => self.advance_with(byte, true, |input| tables.next(input)),
+        }
+    }
+
+    #[inline(always)]
+    fn advance_with(
+        &mut self,
+        byte: usize,
+        ascii_compatible: bool,
+        next: impl Fn(&[u8]) -> Option<(usize, usize)>,
+    ) -> Option<Piece> {
+        let base = self.d.retained_base;
+        let input = self.input;
+        let (mut pos, mut utf8, mut last) = (self.pos, self.utf8, self.last);
+        let found = loop {
+            // `utf8 <= byte` here.
+            let rest = &input[pos - base..];
+            if ascii_compatible && rest.first().is_some_and(u8::is_ascii) {
+                // ASCII bytes before `byte` are one-byte spans.
+                let n = ascii_prefix(&rest[..(byte - utf8).min(rest.len())]);
+                if n > 0 {
+                    pos += n;
+                    utf8 += n;
+                    last = Some(Piece::new(pos - 1..pos, utf8 - 1, 1));
+                    continue;
+                }
+            }
+            let piece = match next(rest) {
+                Some((bytes, len)) => Piece::new(pos..pos + bytes, utf8, len),
+                None => match self.decode_one(pos, utf8) {
+                    Some(piece) => piece,
+                    None => break None,
+                },
+            };
+            pos = piece.orig_end;
+            utf8 = piece.utf8_end;
+            last = Some(piece);
+            if piece.utf8_end > byte {
+                break Some(piece);
+            }
+        };
+        (self.pos, self.utf8, self.last) = (pos, utf8, last);
+        found
+    }
+
+    /// The next span from resume point `pos` (output offset `utf8`), told by
+    /// a fresh decoder fed one byte at a time: a character, or the U+FFFD of
+    /// the malformed bytes encoding_rs reports. `None` if the input
+    /// available ends first (the bytes from `pos` are pending).
+    fn decode_one(&self, pos: usize, utf8: usize) -> Option<Piece> {
+        let base = self.d.retained_base;
+        let end = base + self.input.len();
+        let mut decoder = self.d.encoding.new_decoder_without_bom_handling();
+        let mut buf = [0u8; 32];
+        let mut at = pos;
+        while at < end {
+            let last = self.finished && at + 1 == end;
+            let (result, read, written) = decoder.decode_to_utf8_without_replacement(
+                &self.input[at - base..at + 1 - base],
+                &mut buf,
+                last,
+            );
+            let consumed = at + read;
+            match result {
+                DecoderResult::Malformed(bad, after) => {
+                    // The bytes after the malformed ones are consumed but not
+                    // decoded yet: the next step decodes them afresh. (Never
+                    // before `pos`, and at least one byte, whatever the
+                    // decoder says, so that the walk moves on.)
+                    let bad_end = consumed
+                        .saturating_sub(usize::from(after))
+                        .clamp(pos + 1, end);
+                    let bad_start = bad_end.saturating_sub(usize::from(bad)).max(pos);
+                    // Output before the error would have to come from
+                    // bytes before it, and a fresh decoder that has written
+                    // nothing holds none; count it with the error rather
+                    // than lose it.
+                    let len = written + REPLACEMENT_CHARACTER.len();
+                    let start = if written > 0 { pos } else { bad_start };
+                    return Some(Piece::new(start..bad_end, utf8, len));
+                }
+                DecoderResult::InputEmpty if read == 1 => {
+                    at = consumed;
+                    if written > 0 {
+                        return Some(Piece::new(pos..at, utf8, written));
+                    }
+                }
+                // Cannot happen with 32 bytes of room for one byte of
+                // input; end the walk rather than spin.
+                _ => return None,
+            }
+        }
+        None
+    }
+}
+
+/// The last checkpoint whose output starts at or before `byte`, searched
+/// forward from `hint` (lookups come in order) and else by bisection.
+fn checkpoint_before(cps: &VecDeque<Checkpoint>, hint: usize, byte: usize) -> Option<usize> {
+    let n = cps.len();
+    let mut i = hint.min(n.checked_sub(1)?);
+    if cps[i].utf8 <= byte {
+        for _ in 0..8 {
+            if i + 1 < n && cps[i + 1].utf8 <= byte {
+                i += 1;
+            } else {
+                return Some(i);
+            }
+        }
+    }
+    cps.partition_point(|c| c.utf8 <= byte).checked_sub(1)
+}
+
 /// Maps UTF-8 offsets to input offsets like [`Transcoder::original_start`]
 /// and friends, keeping its place between lookups: lookups in increasing
-/// order (the hits of a stretch, start and end) re-decode each stretch of
-/// input once instead of once per lookup.
+/// order (the hits of a stretch, start and end) walk each stretch of input
+/// once instead of once per lookup.
 ///
 /// ```
 /// use iriscan::{charset_for_label, transcode, Charset};
@@ -810,7 +1092,13 @@ fn utf8_len(lead: u8) -> usize {
 /// ```
 pub struct OffsetMapper<'t> {
     transcoder: &'t Transcoder,
+    /// ISO-2022-JP: the byte-at-a-time walk, at its place.
     walk: Option<Walk<'t>>,
+    /// The other decoders: the fast walk, at its place.
+    fast: Option<FastWalk<'t>>,
+    /// Take the byte-at-a-time walk for every decoder (the tests'
+    /// reference for the fast one).
+    slow: bool,
 }
 
 impl<'t> OffsetMapper<'t> {
@@ -834,6 +1122,21 @@ impl<'t> OffsetMapper<'t> {
         self.walk.as_mut().expect("just set")
     }
 
+    /// The fast walk, unless the decoder needs the byte-at-a-time one.
+    fn fast_walk(&mut self, d: &'t Decoding) -> Option<&mut FastWalk<'t>> {
+        if self.slow {
+            return None;
+        }
+        if self.fast.is_none() {
+            let lengths = d
+                .lengths
+                .get_or_init(|| Lengths::of(d.encoding, d.family))
+                .as_ref()?;
+            self.fast = Some(FastWalk::new(d, lengths, self.transcoder.finished));
+        }
+        self.fast.as_mut()
+    }
+
     /// See [`Transcoder::original_start`].
     pub fn original_start(&mut self, utf8: usize) -> Option<usize> {
         let t = self.transcoder;
@@ -849,6 +1152,9 @@ impl<'t> OffsetMapper<'t> {
                 t.consumed.max(bom)
             }),
             Engine::Decode(d) => {
+                if let Some(fast) = self.fast_walk(d) {
+                    return fast.seek(utf8, Edge::Start);
+                }
                 let i = d.checkpoints.partition_point(|c| c.utf8 <= utf8);
                 let cp = *d.checkpoints.get(i.checked_sub(1)?)?;
                 let walk = self.walk_from(d, cp, |w| w.place() <= utf8);
@@ -881,6 +1187,9 @@ impl<'t> OffsetMapper<'t> {
             Engine::Decode(d) => {
                 if utf8 == 0 {
                     return Some(d.start);
+                }
+                if let Some(fast) = self.fast_walk(d) {
+                    return fast.seek(utf8, Edge::End);
                 }
                 let i = d.checkpoints.partition_point(|c| c.utf8 < utf8);
                 let cp = *d.checkpoints.get(i.checked_sub(1)?)?;
@@ -1613,5 +1922,341 @@ mod tests {
         ] {
             assert_eq!(incomplete_tail(bytes), tail, "{bytes:X?}");
         }
+    }
+
+    // The fast walk against the byte-at-a-time one.
+
+    /// A mapper that takes the byte-at-a-time walk for every decoder.
+    fn slow_mapper(t: &Transcoder) -> OffsetMapper<'_> {
+        let mut m = t.mapper();
+        m.slow = true;
+        m
+    }
+
+    /// All spans of the fast walk from the first checkpoint (`None` for the
+    /// decoders without one).
+    fn fast_spans(t: &Transcoder) -> Option<Vec<Piece>> {
+        let Engine::Decode(d) = &t.engine else {
+            return None;
+        };
+        let mut m = t.mapper();
+        let walk = m.fast_walk(d)?;
+        let cp = d.checkpoints[0];
+        (walk.pos, walk.utf8, walk.placed) = (cp.orig, cp.utf8, true);
+        let mut pieces = Vec::new();
+        while let Some(p) = walk.advance(walk.utf8) {
+            pieces.push(p);
+        }
+        Some(pieces)
+    }
+
+    /// What the byte-at-a-time walk answers for every offset of the output.
+    fn reference_map(t: &Transcoder) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
+        let mut slow = slow_mapper(t);
+        let n = t.output_len();
+        let starts = (0..=n).map(|u| slow.original_start(u)).collect();
+        let ends = (0..=n).map(|u| slow.original_end(u)).collect();
+        (starts, ends)
+    }
+
+    /// The fast walk gives the same spans as the byte-at-a-time one, and
+    /// the same answer at every offset: in order through one mapper, in
+    /// reverse, with a new mapper each time, and in the order of
+    /// `lookups` (offsets, `true` for `original_end`) through one mapper.
+    fn check_fast_walk(t: &Transcoder, lookups: &[(usize, bool)]) -> Result<(), TestCaseError> {
+        if let Some(fast) = fast_spans(t) {
+            let slow: Vec<Piece> = spans(t)
+                .into_iter()
+                .map(|s| Piece::new(s.orig, s.utf8.start, s.utf8.len()))
+                .collect();
+            prop_assert_eq!(fast, slow, "{}", t.charset().encoding().name());
+        }
+        let (starts, ends) = reference_map(t);
+        let n = t.output_len();
+        let mut forward = t.mapper();
+        for u in 0..=n {
+            prop_assert_eq!(forward.original_start(u), starts[u], "start {}", u);
+            prop_assert_eq!(forward.original_end(u), ends[u], "end {}", u);
+            prop_assert_eq!(t.mapper().original_start(u), starts[u], "new start {}", u);
+            prop_assert_eq!(t.mapper().original_end(u), ends[u], "new end {}", u);
+        }
+        let mut backward = t.mapper();
+        for u in (0..=n).rev() {
+            prop_assert_eq!(backward.original_end(u), ends[u], "end {}", u);
+            prop_assert_eq!(backward.original_start(u), starts[u], "start {}", u);
+        }
+        let mut m = t.mapper();
+        for &(u, end) in lookups {
+            let u = u % (n + 1);
+            if end {
+                prop_assert_eq!(m.original_end(u), ends[u], "end {}", u);
+            } else {
+                prop_assert_eq!(m.original_start(u), starts[u], "start {}", u);
+            }
+        }
+        prop_assert_eq!(t.mapper().original_start(n + 1), None);
+        prop_assert_eq!(t.mapper().original_end(n + 1), None);
+        Ok(())
+    }
+
+    /// Text in each script the encodings cover, encoded in `e` (characters
+    /// it cannot encode become numeric references), with random bytes
+    /// spliced in: characters for the tables, malformed bytes for the
+    /// decoder.
+    fn text_with_noise() -> impl Strategy<Value = (Vec<u8>, Vec<(prop::sample::Index, u8)>)> {
+        const PIECES: &[&str] = &[
+            "http://例え.jp/検索?q=東京 ",
+            "ｶﾀｶﾅ と ひらがな、カタカナ。",
+            "我们明天在北京开会 ",
+            "오늘 회의는 ",
+            "Привет, мир ",
+            "Ελληνικά ± × ÷ § ",
+            "Ê̄ ê̌ 𠀋 𝄞 😀 ",
+            "€ café naïve ",
+            "\u{FFFD}\u{80}\u{FF61}",
+            "\u{E000}\u{E7C7}\u{10FFFF}",
+            "ascii only, with some length. ",
+        ];
+        (
+            prop::collection::vec(prop::sample::select(PIECES), 0..24)
+                .prop_map(|v| v.concat().into_bytes()),
+            prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..12),
+        )
+    }
+
+    fn noisy(e: &'static Encoding, text: &[u8], noise: &[(prop::sample::Index, u8)]) -> Vec<u8> {
+        let text = std::str::from_utf8(text).expect("the pieces are UTF-8");
+        let mut bytes = if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE {
+            let be = e == encoding_rs::UTF_16BE;
+            text.encode_utf16()
+                .flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() })
+                .collect()
+        } else {
+            e.encode(text).0.into_owned()
+        };
+        for (at, b) in noise {
+            let at = at.index(bytes.len() + 1);
+            bytes.insert(at, *b);
+        }
+        bytes
+    }
+
+    fn lookups() -> impl Strategy<Value = Vec<(usize, bool)>> {
+        prop::collection::vec((0usize..4000, any::<bool>()), 0..40).prop_map(|mut v| {
+            // Mostly in order, like the searcher's (line start, hit start,
+            // hit end), with some steps back.
+            v.sort_unstable_by_key(|&(u, _)| u);
+            if v.len() > 4 {
+                v.swap(1, 3);
+            }
+            v
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn fast_walk_matches_the_slow_walk_on_any_bytes(
+            bytes in prop::collection::vec(any::<u8>(), 0..400),
+            which in 0..ALL.len(),
+            lookups in lookups(),
+        ) {
+            let doc = transcode(&bytes, &charset(ALL[which]));
+            check_fast_walk(doc.transcoder(), &lookups)?;
+        }
+
+        #[test]
+        fn fast_walk_matches_the_slow_walk_on_tricky_bytes(
+            bytes in tricky_bytes_up_to(120),
+            which in 0..STATEFUL.len(),
+            lookups in lookups(),
+        ) {
+            let doc = transcode(&bytes, &charset(STATEFUL[which]));
+            check_fast_walk(doc.transcoder(), &lookups)?;
+        }
+
+        #[test]
+        fn fast_walk_matches_the_slow_walk_on_text_with_malformed_bytes(
+            (text, noise) in text_with_noise(),
+            which in 0..ALL.len(),
+            lookups in lookups(),
+        ) {
+            let e = ALL[which];
+            let bytes = noisy(e, &text, &noise);
+            let doc = transcode(&bytes, &charset(e));
+            check_fast_walk(doc.transcoder(), &lookups)?;
+        }
+
+        /// While the input streams in: the end of the output before the end
+        /// of the input (pending bytes), with and without a BOM.
+        #[test]
+        fn fast_walk_matches_the_slow_walk_while_streaming(
+            (text, noise) in text_with_noise(),
+            which in 0..STATEFUL.len(),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+            bom in any::<bool>(),
+        ) {
+            let e = STATEFUL[which];
+            let mut bytes = noisy(e, &text, &noise);
+            let mut cs = charset(e);
+            if bom && (e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE) {
+                let mark: &[u8] = if e == encoding_rs::UTF_16LE { b"\xff\xfe" } else { b"\xfe\xff" };
+                bytes.splice(0..0, mark.iter().copied());
+                cs = Charset::given(e, &bytes);
+                prop_assert_eq!(cs.bom_len(), 2);
+            }
+            let mut cuts: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
+            cuts.sort_unstable();
+            cuts.push(bytes.len());
+            let mut t = Transcoder::new(&cs);
+            let mut out = Vec::new();
+            let mut from = 0;
+            for (k, &c) in cuts.iter().enumerate() {
+                t.push(&bytes[from..c], k + 1 == cuts.len(), &mut out);
+                from = c;
+                check_fast_walk(&t, &[])?;
+            }
+        }
+    }
+
+    /// Every byte and every pair of bytes of each multi-byte encoding (and
+    /// the three- and four-byte forms around them), back to back, so that
+    /// the walk meets each table entry both at a resume point and out of
+    /// step after an error.
+    #[test]
+    fn fast_walk_matches_the_slow_walk_on_every_pair() {
+        let mut pairs = Vec::new();
+        for lead in 0x80..=0xFFu8 {
+            for trail in 0..=0xFFu8 {
+                pairs.extend([lead, trail]);
+            }
+            // GB18030 four-byte and EUC-JP JIS X 0212 sequences.
+            pairs.extend([lead, 0x30, lead, 0x39, 0x8F, lead, 0xA1, 0x8F, 0xA1, lead]);
+        }
+        for e in [
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::EUC_JP,
+            encoding_rs::EUC_KR,
+            encoding_rs::BIG5,
+            encoding_rs::GBK,
+            encoding_rs::GB18030,
+            encoding_rs::UTF_16LE,
+            encoding_rs::UTF_16BE,
+            encoding_rs::WINDOWS_1253,
+            encoding_rs::X_USER_DEFINED,
+        ] {
+            for shift in 0..2 {
+                let bytes = &pairs[shift..];
+                let doc = transcode(bytes, &charset(e));
+                let t = doc.transcoder();
+                let fast = fast_spans(t).expect("a fast walk");
+                let slow: Vec<Piece> = spans(t)
+                    .into_iter()
+                    .map(|s| Piece::new(s.orig, s.utf8.start, s.utf8.len()))
+                    .collect();
+                assert_eq!(fast.len(), slow.len(), "{}", e.name());
+                for (f, s) in fast.iter().zip(&slow) {
+                    assert_eq!(
+                        f,
+                        s,
+                        "{} at {:x?}",
+                        e.name(),
+                        &bytes[s.orig_start..s.orig_end]
+                    );
+                }
+            }
+        }
+    }
+
+    /// The tables know the characters of real text: the fast walk decodes
+    /// nothing but the GB18030 four-byte and EUC-JP three-byte ones.
+    #[test]
+    fn tables_cover_the_characters_of_real_text() {
+        let text = "東京都の天気予報、ｶﾀｶﾅ。\u{3000}丂我们明天在北京开会。오늘 회의는 Привет Ελληνικά ± × § ¥ € http://例え.jp/";
+        for e in [
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::EUC_JP,
+            encoding_rs::EUC_KR,
+            encoding_rs::BIG5,
+            encoding_rs::GBK,
+            encoding_rs::GB18030,
+        ] {
+            let Some(Lengths::MultiByte(tables)) = Lengths::of(e, Family::of(e).unwrap()) else {
+                panic!("{} has tables", e.name());
+            };
+            for c in text.chars() {
+                let mut buf = [0; 4];
+                let (bytes, _, unmappable) = e.encode(c.encode_utf8(&mut buf));
+                if unmappable {
+                    continue;
+                }
+                let (out, malformed) = e.decode_without_bom_handling(&bytes);
+                assert!(!malformed);
+                let four_byte = e == encoding_rs::GB18030 && bytes.len() == 4;
+                let jis0212 = e == encoding_rs::EUC_JP && bytes.len() == 3;
+                let expected = (!four_byte && !jis0212).then_some((bytes.len(), out.len()));
+                assert_eq!(tables.next(&bytes), expected, "{} {c}", e.name());
+            }
+        }
+        // Big5 codes that decode to two characters are one span.
+        let Some(Lengths::MultiByte(big5)) =
+            Lengths::of(encoding_rs::BIG5, Family::of(encoding_rs::BIG5).unwrap())
+        else {
+            unreachable!()
+        };
+        assert_eq!(big5.next(b"\x88\x62"), Some((2, 4)));
+        // A lead byte alone, or before a byte that ends it, is left to the
+        // decoder.
+        assert_eq!(big5.next(b"\x88"), None);
+        assert_eq!(big5.next(b"\x88 "), None);
+        // Single-byte encodings: every byte, U+FFFD for the unmapped ones.
+        let Some(Lengths::SingleByte(lens)) =
+            Lengths::of(encoding_rs::WINDOWS_1253, Family::SingleByte)
+        else {
+            unreachable!()
+        };
+        assert_eq!(
+            (lens[b'a' as usize], lens[0xE1], lens[0x80], lens[0xAA]),
+            (1, 2, 3, 3)
+        );
+    }
+
+    /// In-order lookups through one mapper (a line start, a hit's start and
+    /// end, the next hit) go on from the walk's place; only a lookup behind
+    /// it, or past the next checkpoint, starts over.
+    #[test]
+    fn in_order_lookups_reuse_the_walk() {
+        let text = "日本語のテキスト http://例え.jp/検索 と ascii.\n".repeat(200);
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(&text);
+        let doc = transcode(&bytes, &charset(encoding_rs::SHIFT_JIS));
+        let Engine::Decode(d) = &doc.transcoder().engine else {
+            unreachable!()
+        };
+        let mut m = doc.mapper();
+        let mut lookups = 0;
+        for (line, _) in text.match_indices("日本語") {
+            let hit = line + text[line..].find("http").unwrap();
+            let end = hit + text[hit..].find(' ').unwrap();
+            assert_eq!(m.original_start(line), doc.original_start(line));
+            assert_eq!(m.original_start(hit), doc.original_start(hit));
+            assert_eq!(m.original_end(end), doc.original_end(end));
+            // The end again and the start again: the span at hand answers.
+            assert_eq!(m.original_end(end), doc.original_end(end));
+            lookups += 3;
+        }
+        let restarts = m.fast.as_ref().unwrap().restarts;
+        // A line is 60 bytes; a walk restarts only to skip a checkpoint
+        // interval, at most once per interval.
+        assert!(
+            restarts <= bytes.len() / CHECKPOINT_INTERVAL + 1,
+            "{restarts}"
+        );
+        assert!(restarts * 2 < lookups, "{restarts} of {lookups}");
+        // A lookup behind the walk's place starts over.
+        let before = m.fast.as_ref().unwrap().restarts;
+        m.original_start(10);
+        assert_eq!(m.fast.as_ref().unwrap().restarts, before + 1);
+        assert!(d.checkpoints.len() > 10);
     }
 }
