@@ -13,7 +13,6 @@
 
 use rayon::prelude::*;
 
-use crate::hit::Hit;
 use crate::scanner::{Candidate, Options, ScanState, Scanner};
 
 /// Pieces smaller than this are not worth a task.
@@ -51,68 +50,72 @@ fn cuts(hay: &[u8], from: usize, to: usize, n: usize) -> Vec<usize> {
     cuts
 }
 
-fn scan_piece<'h>(
-    hay: &'h [u8],
+fn scan_piece(
+    hay: &[u8],
     opts: Options,
     state: &mut ScanState,
     to: usize,
-) -> Vec<(Candidate, Hit<'h>)> {
-    let mut out = Vec::new();
+    out: &mut Vec<Candidate>,
+) {
+    out.clear();
     Scanner::new(hay, opts).scan(state, to, &mut |c| {
-        out.push((c, Hit::new(hay, c)));
+        out.push(c);
         true
     });
-    out
 }
 
 /// Scans the triggers of `hay` in `state.pos..to` in up to `pieces`
-/// pieces of at least `min_piece` bytes on the rayon pool; returns the
-/// candidates with their (unlocated) hits in order and leaves `state` as
-/// the sequential scan would.
-pub(crate) fn scan_window<'h>(
-    hay: &'h [u8],
+/// pieces of at least `min_piece` bytes on the rayon pool, into `out`: the
+/// candidates piece by piece, in order (the vectors are reused from window
+/// to window, so that scanning a large input does not allocate afresh for
+/// every window). Leaves `state` as the sequential scan would.
+pub(crate) fn scan_window(
+    hay: &[u8],
     opts: Options,
     state: &mut ScanState,
     to: usize,
     pieces: usize,
     min_piece: usize,
-) -> Vec<(Candidate, Hit<'h>)> {
+    out: &mut Vec<Vec<Candidate>>,
+) {
     let from = state.pos.min(to);
     let n = pieces.min((to - from) / min_piece.max(1)).max(1);
     let cuts = cuts(hay, from, to, n);
-    if cuts.len() <= 2 {
-        return scan_piece(hay, opts, state, to);
+    let count = cuts.len() - 1;
+    out.resize_with(count.max(out.len()), Vec::new);
+    out.truncate(count);
+    if count == 1 {
+        scan_piece(hay, opts, state, to, &mut out[0]);
+        return;
     }
     let first = state.clone();
-    let mut pieces: Vec<(ScanState, Vec<(Candidate, Hit<'h>)>)> = cuts
-        .par_windows(2)
+    let states: Vec<ScanState> = out
+        .par_iter_mut()
+        .zip(cuts.par_windows(2))
         .enumerate()
-        .map(|(i, w)| {
+        .map(|(i, (piece, w))| {
             let mut st = if i == 0 {
                 first.clone()
             } else {
                 ScanState::at(w[0])
             };
-            let hits = scan_piece(hay, opts, &mut st, w[1]);
-            (st, hits)
+            scan_piece(hay, opts, &mut st, w[1], piece);
+            st
         })
         .collect();
-    let mut out = Vec::new();
     let mut cur = first;
-    for (i, (st, hits)) in pieces.iter_mut().enumerate() {
+    for (i, st) in states.into_iter().enumerate() {
         if i > 0 && (cur.pos > cuts[i] || cur.skipping) {
             // The previous piece's last candidate reached into this one:
             // this piece's own scan started from a wrong state.
-            out.extend(scan_piece(hay, opts, &mut cur, cuts[i + 1]));
+            scan_piece(hay, opts, &mut cur, cuts[i + 1], &mut out[i]);
             continue;
         }
-        out.append(hits);
         let work = cur.work;
-        cur = st.clone();
+        cur = st;
         cur.work += work;
     }
     *state = cur;
-    out
 }
 
 #[cfg(test)]
@@ -175,10 +178,9 @@ mod tests {
             let hay = text.as_bytes();
             let opts = Options { max_len, ..Options::default() };
             let mut state = ScanState::default();
-            let got: Vec<Candidate> = scan_window(hay, opts, &mut state, hay.len(), pieces, 1)
-                .into_iter()
-                .map(|(c, _)| c)
-                .collect();
+            let mut out = Vec::new();
+            scan_window(hay, opts, &mut state, hay.len(), pieces, 1, &mut out);
+            let got: Vec<Candidate> = out.into_iter().flatten().collect();
             prop_assert_eq!(got, sequential(hay, opts));
         }
     }
@@ -194,10 +196,9 @@ mod tests {
         let opts = Options::default();
         for pieces in 1..=8 {
             let mut state = ScanState::default();
-            let got: Vec<Candidate> = scan_window(hay, opts, &mut state, hay.len(), pieces, 1)
-                .into_iter()
-                .map(|(c, _)| c)
-                .collect();
+            let mut out = Vec::new();
+            scan_window(hay, opts, &mut state, hay.len(), pieces, 1, &mut out);
+            let got: Vec<Candidate> = out.into_iter().flatten().collect();
             assert_eq!(got, sequential(hay, opts), "{pieces} pieces");
         }
     }

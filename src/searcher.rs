@@ -210,6 +210,9 @@ impl Searcher {
         let mut source = Source::open(reader, self.encoding)?;
         let mut buf = RollBuffer::default();
         let mut ahead = RollBuffer::default();
+        // The candidates of each piece of a window (parallel scanning),
+        // reused from window to window.
+        let mut pieces: Vec<Vec<Candidate>> = Vec::new();
         let mut base = 0usize;
         let mut state = ScanState::default();
         let mut lines = Lines {
@@ -231,15 +234,23 @@ impl Searcher {
             let go_on = if parallel {
                 // Read and decode the next block on this thread while the
                 // pool scans this one (the reader need not be `Send`).
-                let mut found = Vec::new();
+                let found = &mut pieces;
                 let mut st = state.clone();
                 let mut read = Ok(true);
                 let window: &[u8] = buf.bytes();
                 rayon::in_place_scope(|scope| {
                     scope.spawn(|_| {
+                        found.clear();
                         if to > st.pos {
-                            found =
-                                scan_window(window, opts, &mut st, to, self.threads * 4, MIN_PIECE);
+                            scan_window(
+                                window,
+                                opts,
+                                &mut st,
+                                to,
+                                self.threads * 4,
+                                MIN_PIECE,
+                                found,
+                            );
                         }
                     });
                     if !at_end {
@@ -247,16 +258,14 @@ impl Searcher {
                     }
                 });
                 state = st;
-                hits += found.len() as u64;
-                let located = locate_window(
-                    found,
-                    &mut lines,
-                    buf.bytes(),
+                hits += pieces.iter().map(|p| p.len() as u64).sum::<u64>();
+                let mut ctx = Locate {
+                    lines: &mut lines,
+                    window: buf.bytes(),
                     base,
-                    &source.transcoder,
-                    self.threads,
-                );
-                let go_on = delivery.window(&located)?;
+                    transcoder: &source.transcoder,
+                };
+                let go_on = delivery.window(&pieces, &mut ctx)?;
                 if !at_end {
                     eof = read?;
                 }
@@ -308,10 +317,14 @@ impl Searcher {
 }
 
 /// Where located hits go: one at a time (sequential scanning), or a
-/// window's worth at once (parallel scanning).
+/// window's pieces at once (parallel scanning).
 trait Delivery {
     fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool>;
-    fn window(&mut self, hits: &[Hit<'_>]) -> io::Result<bool>;
+    fn window<'h>(
+        &mut self,
+        pieces: &[Vec<Candidate>],
+        ctx: &mut Locate<'_, 'h>,
+    ) -> io::Result<bool>;
 }
 
 /// The hits themselves, borrowed, to a sink (`scan_reader`).
@@ -322,10 +335,16 @@ impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
         (self.0)(hit)
     }
 
-    fn window(&mut self, hits: &[Hit<'_>]) -> io::Result<bool> {
-        for hit in hits {
-            if !(self.0)(hit)? {
-                return Ok(false);
+    fn window<'h>(
+        &mut self,
+        pieces: &[Vec<Candidate>],
+        ctx: &mut Locate<'_, 'h>,
+    ) -> io::Result<bool> {
+        for piece in ctx.locate(pieces, |hit| hit) {
+            for hit in &piece {
+                if !(self.0)(hit)? {
+                    return Ok(false);
+                }
             }
         }
         Ok(true)
@@ -349,101 +368,110 @@ where
         (self.sink)((self.map)(hit))
     }
 
-    fn window(&mut self, hits: &[Hit<'_>]) -> io::Result<bool> {
+    fn window<'h>(
+        &mut self,
+        pieces: &[Vec<Candidate>],
+        ctx: &mut Locate<'_, 'h>,
+    ) -> io::Result<bool> {
         let map = &self.map;
-        let mapped: Vec<T> = hits.par_iter().with_min_len(64).map(map).collect();
-        for t in mapped {
-            if !(self.sink)(t)? {
-                return Ok(false);
+        for piece in ctx.locate(pieces, |hit| map(&hit)) {
+            for t in piece {
+                if !(self.sink)(t)? {
+                    return Ok(false);
+                }
             }
         }
         Ok(true)
     }
 }
 
-/// Gives the hits of a window found in parallel their place in the input
-/// (original offsets, line, column), on the pool: the window's hits are
-/// cut into runs, the newlines between runs counted in parallel and
-/// summed, and each run located from its seed. Leaves `lines` as locating
-/// them one by one would.
-fn locate_window<'h>(
-    found: Vec<(Candidate, Hit<'h>)>,
-    lines: &mut Lines,
-    window: &[u8],
+/// What locating a window's hits needs.
+struct Locate<'a, 'h> {
+    lines: &'a mut Lines,
+    window: &'h [u8],
     base: usize,
-    transcoder: &Transcoder,
-    threads: usize,
-) -> Vec<Hit<'h>> {
-    let runs = if found.len() < 512 { 1 } else { threads * 4 };
-    if runs == 1 {
-        let mut mapper = Mapper::of(transcoder);
-        return found
-            .into_iter()
-            .map(|(c, hit)| lines.place(hit, window, base, c.start, c.end, &mut mapper))
-            .collect();
-    }
-    let size = found.len().div_ceil(runs);
-    let starts: Vec<usize> = found
-        .chunks(size)
-        .map(|run| base + run[0].0.start)
-        .collect();
-    // The seed of each run: the counter at its first hit.
-    let mut mapper = Mapper::of(transcoder);
-    lines.advance(window, base, starts[0], &mut mapper);
-    let mut seeds = vec![(lines.counter.clone(), lines.line_start_original)];
-    if lines.enabled {
-        let gaps: Vec<(u64, Option<usize>)> = starts
-            .par_windows(2)
-            .map(|w| count_region(window, base, w[0], w[1]))
-            .collect();
-        for (k, &(n, last)) in gaps.iter().enumerate() {
-            let (prev, prev_original) = &seeds[k];
-            let next = prev.after(n, last, starts[k + 1]);
-            let original = if last.is_some() {
-                usize::MAX
-            } else {
-                *prev_original
-            };
-            seeds.push((next, original));
+    transcoder: &'a Transcoder,
+}
+
+impl<'h> Locate<'_, 'h> {
+    /// Gives the hits of a window's pieces their place in the input
+    /// (original offsets, line, column) and applies `f`, on the pool: the
+    /// newlines between the pieces' first hits are counted in parallel and
+    /// summed, and each piece is located from its seed. Leaves `lines` as
+    /// locating the hits one by one would.
+    fn locate<T, F>(&mut self, pieces: &[Vec<Candidate>], f: F) -> Vec<Vec<T>>
+    where
+        T: Send,
+        F: Fn(Hit<'h>) -> T + Sync,
+    {
+        let (window, base, transcoder) = (self.window, self.base, self.transcoder);
+        let pieces: Vec<&Vec<Candidate>> = pieces.iter().filter(|p| !p.is_empty()).collect();
+        if pieces.is_empty() {
+            return Vec::new();
         }
-    } else {
-        seeds.resize(starts.len(), seeds[0].clone());
-    }
-    let mut found = found;
-    let mut runs_of: Vec<Vec<(Candidate, Hit<'h>)>> = Vec::with_capacity(starts.len());
-    while !found.is_empty() {
-        let rest = found.split_off(size.min(found.len()));
-        runs_of.push(std::mem::replace(&mut found, rest));
-    }
-    let enabled = lines.enabled;
-    let located: Vec<(Vec<Hit<'h>>, Lines)> = runs_of
-        .into_par_iter()
-        .zip(seeds.into_par_iter())
-        .map(|(run, (counter, original))| {
-            let mut mapper = Mapper::of(transcoder);
-            let line_start_original = if original == usize::MAX {
-                mapper.start(counter.line_start())
-            } else {
-                original
-            };
-            let mut local = Lines {
-                enabled,
-                counter,
-                line_start_original,
-            };
-            let hits = run
-                .into_iter()
-                .map(|(c, hit)| local.place(hit, window, base, c.start, c.end, &mut mapper))
+        let starts: Vec<usize> = pieces.iter().map(|p| base + p[0].start).collect();
+        // The seed of each piece: the line counter at its first hit.
+        let lines = &mut *self.lines;
+        lines.advance(window, base, starts[0], &mut Mapper::of(transcoder));
+        let mut seeds = vec![(lines.counter.clone(), lines.line_start_original)];
+        if lines.enabled {
+            let gaps: Vec<(u64, Option<usize>)> = starts
+                .par_windows(2)
+                .map(|w| count_region(window, base, w[0], w[1]))
                 .collect();
-            (hits, local)
-        })
-        .collect();
-    let mut out = Vec::with_capacity(located.iter().map(|(h, _)| h.len()).sum());
-    for (hits, local) in located {
-        out.extend(hits);
-        *lines = local;
+            for (k, &(n, last)) in gaps.iter().enumerate() {
+                let (prev, prev_original) = &seeds[k];
+                let next = prev.after(n, last, starts[k + 1]);
+                // A new line start is mapped by the piece's own mapper.
+                let original = if last.is_some() {
+                    usize::MAX
+                } else {
+                    *prev_original
+                };
+                seeds.push((next, original));
+            }
+        } else {
+            seeds.resize(starts.len(), seeds[0].clone());
+        }
+        let enabled = lines.enabled;
+        let located: Vec<(Vec<T>, Lines)> = pieces
+            .into_par_iter()
+            .zip(seeds.into_par_iter())
+            .map(|(piece, (counter, original))| {
+                let mut mapper = Mapper::of(transcoder);
+                let line_start_original = if original == usize::MAX {
+                    mapper.start(counter.line_start())
+                } else {
+                    original
+                };
+                let mut local = Lines {
+                    enabled,
+                    counter,
+                    line_start_original,
+                };
+                let out = piece
+                    .iter()
+                    .map(|&c| {
+                        f(local.place(
+                            Hit::new(window, c),
+                            window,
+                            base,
+                            c.start,
+                            c.end,
+                            &mut mapper,
+                        ))
+                    })
+                    .collect();
+                (out, local)
+            })
+            .collect();
+        let mut out = Vec::with_capacity(located.len());
+        for (piece, local) in located {
+            out.push(piece);
+            *lines = local;
+        }
+        out
     }
-    out
 }
 
 /// A byte buffer whose storage is initialized once and reused: reads go
