@@ -5,8 +5,11 @@
 //!   `memchr` count of `:` (the floor) over the same files: English prose
 //!   with sparse links, multilingual text, an access log, adversarial inputs
 //!   at two sizes 8× apart (linear time);
-//! - `--threads 2` vs `--threads 1` on one 256 MiB file, with identical
-//!   output;
+//! - `--threads 2` vs `--threads 1` on one 256 MiB file, counting, printing
+//!   IRIs and printing JSON, with identical output;
+//! - `--each-line --normalize --unique` over a million and eight million IRI
+//!   references with the same distinct keys: throughput, and peak memory
+//!   that follows the distinct keys, not the input;
 //! - peak RSS scanning a 1 GiB file and 1 GiB on standard input.
 //!
 //! Run: `cargo build --release --bins --examples && target/release/examples/compare`
@@ -194,30 +197,72 @@ fn main() {
     let p = write(&dir, "big.txt", &text);
     drop(text);
     let ps = p.to_str().unwrap();
-    let (t1, _) = time(&[&iriscan], &["--count", "--threads", "1", ps], runs.min(3));
-    let (t2, _) = time(&[&iriscan], &["--count", "--threads", "2", ps], runs.min(3));
-    let out1 = Command::new(&iriscan)
-        .args(["--json", "--threads", "1", ps])
-        .output()
-        .expect("run");
-    let out2 = Command::new(&iriscan)
-        .args(["--json", "--threads", "2", ps])
-        .output()
-        .expect("run");
-    println!("| threads | throughput | speed-up | output |");
-    println!("|---|---|---|---|");
-    println!("| 1 | {:.0} MiB/s | 1.00× | |", mibs(big, t1));
-    println!(
-        "| 2 | {:.0} MiB/s | {:.2}× | {} |",
-        mibs(big, t2),
-        t1.as_secs_f64() / t2.as_secs_f64(),
-        if out1.stdout == out2.stdout {
-            "identical"
-        } else {
-            "DIFFERENT"
-        }
-    );
-    drop((out1, out2));
+    println!("| output | 1 thread | 2 threads | speed-up | output of 1 and 2 threads |");
+    println!("|---|---|---|---|---|");
+    for (name, mode) in [
+        ("`--count`", Some("--count")),
+        ("IRIs (default)", None),
+        ("`--json`", Some("--json")),
+    ] {
+        let args = |threads| {
+            mode.into_iter()
+                .chain(["--threads", threads, ps])
+                .collect::<Vec<&str>>()
+        };
+        let (args1, args2) = (args("1"), args("2"));
+        let (t1, _) = time(&[&iriscan], &args1, runs.min(3));
+        let (t2, _) = time(&[&iriscan], &args2, runs.min(3));
+        let out1 = Command::new(&iriscan).args(&args1).output().expect("run");
+        let out2 = Command::new(&iriscan).args(&args2).output().expect("run");
+        println!(
+            "| {name} | {:.0} MiB/s | {:.0} MiB/s | {:.2}× | {} |",
+            mibs(big, t1),
+            mibs(big, t2),
+            t1.as_secs_f64() / t2.as_secs_f64(),
+            if out1.stdout == out2.stdout {
+                "identical"
+            } else {
+                "DIFFERENT"
+            }
+        );
+    }
+
+    println!("\n## Bulk normalization (`--each-line --normalize --unique`)\n");
+    println!("| lines | distinct keys | time | throughput | peak RSS |");
+    println!("|---|---|---|---|---|");
+    let bulk_sizes: &[usize] = if quick {
+        &[250_000, 2_000_000]
+    } else {
+        &[1_000_000, 8_000_000]
+    };
+    for &n in bulk_sizes {
+        let (lines, keys) = corpus::iri_lines(n);
+        let mut text = lines.join("\n");
+        text.push('\n');
+        drop(lines);
+        let p = write(&dir, "lines.txt", &text);
+        let args = [
+            "--each-line",
+            "--normalize",
+            "--unique",
+            p.to_str().unwrap(),
+        ];
+        let (t, out) = time(&[&iriscan], &args, runs.min(3));
+        assert_eq!(
+            out.lines().count(),
+            keys,
+            "{n} lines: distinct keys printed"
+        );
+        let mut cmd = Command::new(&iriscan);
+        cmd.args(args);
+        println!(
+            "| {n} | {keys} | {:.2} s | {:.2} M lines/s ({:.0} MiB/s) | {:.1} MiB |",
+            t.as_secs_f64(),
+            n as f64 / 1e6 / t.as_secs_f64(),
+            mibs(text.len(), t),
+            peak_rss(cmd) as f64 / 1024.0
+        );
+    }
 
     let huge = if quick { 256 * MIB } else { 1024 * MIB };
     println!("\n## Peak memory ({} MiB input)\n", huge / MIB);
