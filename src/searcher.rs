@@ -131,10 +131,12 @@ impl Searcher {
 
     /// How many threads scan each block (default 1). With more than one,
     /// blocks are read `threads` × 512 KiB at a time (unless
-    /// [`buffer_size`](Searcher::buffer_size) is set larger), cut into
-    /// pieces at white space and scanned on the rayon pool while the next
-    /// block is read and decoded; hits come out in the same order as with
-    /// one thread.
+    /// [`buffer_size`](Searcher::buffer_size) is set larger) and go through
+    /// a pipeline with one rayon round per block: the pool scans block k in
+    /// pieces cut at white space and locates and maps the hits of block
+    /// k-1, while this thread reads and decodes block k+1 (UTF-8 straight
+    /// into the scan buffer). The buffer holds up to four blocks; hits come
+    /// out in the same order as with one thread.
     pub fn threads(mut self, threads: usize) -> Searcher {
         self.threads = threads.max(1);
         self
@@ -197,7 +199,7 @@ impl Searcher {
         self.run(reader, &mut Mapped { map, sink })
     }
 
-    fn run<R: Read>(&self, reader: R, delivery: &mut dyn Delivery) -> io::Result<Summary> {
+    fn run<R: Read, D: Delivery>(&self, reader: R, delivery: &mut D) -> io::Result<Summary> {
         let opts = self.finder.options();
         let parallel = self.threads > 1;
         let block = if parallel {
@@ -210,9 +212,14 @@ impl Searcher {
         let mut source = Source::open(reader, self.encoding)?;
         let mut buf = RollBuffer::default();
         let mut ahead = RollBuffer::default();
-        // The candidates of each piece of a window (parallel scanning),
-        // reused from window to window.
-        let mut pieces: Vec<Vec<Candidate>> = Vec::new();
+        // Parallel scanning is a pipeline of one pool round per window:
+        // the pool scans window k (`found`) while it locates and maps the
+        // hits of window k-1 (`pending`, kept in the buffer until then) and
+        // this thread reads block k+1. The vectors are reused from window
+        // to window, so that a large input does not allocate afresh for
+        // every window.
+        let mut found: Vec<Vec<Candidate>> = Vec::new();
+        let mut pending: Vec<Vec<Candidate>> = Vec::new();
         let mut base = 0usize;
         let mut state = ScanState::default();
         let mut lines = Lines {
@@ -222,6 +229,9 @@ impl Searcher {
         let mut hits = 0u64;
         let mut peak = 0usize;
         let mut eof = source.fill(&mut buf, block)?;
+        // UTF-8 input is read in parallel mode straight into the spare room
+        // of the scan buffer while the pool scans the bytes before it.
+        let in_place = parallel && source.transcoder.is_identity();
         loop {
             peak = peak.max(buf.capacity() + ahead.capacity() + source.held());
             // Scan every trigger whose outcome the bytes at hand decide.
@@ -232,43 +242,59 @@ impl Searcher {
                 buf.len().saturating_sub(margin)
             };
             let go_on = if parallel {
-                // Read and decode the next block on this thread while the
-                // pool scans this one (the reader need not be `Send`).
-                let found = &mut pieces;
                 let mut st = state.clone();
-                let mut read = Ok(true);
-                let window: &[u8] = buf.bytes();
-                rayon::in_place_scope(|scope| {
+                let mut read = Ok((0, true));
+                let (window, spare): (&[u8], &mut [u8]) = if in_place && !at_end {
+                    buf.split_spare(block)
+                } else {
+                    (buf.bytes(), &mut [])
+                };
+                let scan = &mut found;
+                let located = rayon::in_place_scope(|scope| {
                     scope.spawn(|_| {
-                        found.clear();
+                        scan.iter_mut().for_each(Vec::clear);
                         if to > st.pos {
-                            scan_window(
-                                window,
-                                opts,
-                                &mut st,
-                                to,
-                                self.threads * 4,
-                                MIN_PIECE,
-                                found,
-                            );
+                            let threads = self.threads;
+                            scan_window(window, opts, &mut st, to, threads * 4, MIN_PIECE, scan);
                         }
                     });
+                    // The reader need not be `Send`: it is read here, and
+                    // the offset map is only consulted once it is read.
                     if !at_end {
-                        read = source.fill(&mut ahead, block);
+                        read = if in_place {
+                            source.fill_slice(spare)
+                        } else {
+                            source.fill(&mut ahead, block).map(|eof| (0, eof))
+                        };
                     }
+                    let mut ctx = Locate {
+                        lines: &mut lines,
+                        window,
+                        base,
+                        transcoder: &source.transcoder,
+                    };
+                    delivery.locate(&pending, &mut ctx)
                 });
                 state = st;
-                hits += pieces.iter().map(|p| p.len() as u64).sum::<u64>();
-                let mut ctx = Locate {
-                    lines: &mut lines,
-                    window: buf.bytes(),
-                    base,
-                    transcoder: &source.transcoder,
-                };
-                let go_on = delivery.window(&pieces, &mut ctx)?;
-                if !at_end {
-                    eof = read?;
+                hits += count(&pending);
+                let mut go_on = delivery.deliver(located)?;
+                std::mem::swap(&mut found, &mut pending);
+                if go_on && (at_end || read.is_err()) {
+                    // The last window's hits (before a read error too: the
+                    // bytes read decide them).
+                    hits += count(&pending);
+                    let mut ctx = Locate {
+                        lines: &mut lines,
+                        window: buf.bytes(),
+                        base,
+                        transcoder: &source.transcoder,
+                    };
+                    let located = delivery.locate(&pending, &mut ctx);
+                    go_on = delivery.deliver(located)?;
                 }
+                let (n, end) = read?;
+                buf.commit(n);
+                eof = end;
                 go_on
             } else {
                 let mut result = Ok(true);
@@ -295,15 +321,26 @@ impl Searcher {
             if !go_on || at_end {
                 return Ok(source.summary(hits, peak));
             }
-            // Roll: keep the undecided tail and the context before it (once
-            // there is enough to drop, so that tiny blocks do not move the
-            // tail for every byte).
-            let keep = state.pos.saturating_sub(LOOKBEHIND).min(buf.len());
-            if keep >= block.min(MIN_ROLL) {
+            // Roll: keep the undecided tail and the context before it, and
+            // the hits still to locate — once there is enough to drop, so
+            // that tiny blocks do not move the tail for every byte, and in
+            // parallel mode once a few blocks are held, so that the window
+            // still to locate is not moved for every block.
+            let first_pending = pending.iter().find_map(|p| p.first()).map(|c| c.start);
+            let keep = state
+                .pos
+                .saturating_sub(LOOKBEHIND)
+                .min(first_pending.unwrap_or(usize::MAX))
+                .min(buf.len());
+            if keep >= block.min(MIN_ROLL) && (!parallel || buf.len() >= ROLL_BLOCKS * block) {
                 lines.advance(buf.bytes(), base, base + keep, &mut source.mapper());
                 buf.drop_front(keep);
                 base += keep;
                 state.shift(keep);
+                for c in pending.iter_mut().flatten() {
+                    c.start -= keep;
+                    c.end -= keep;
+                }
                 source.release(lines.released(base));
             }
             if parallel {
@@ -316,35 +353,48 @@ impl Searcher {
     }
 }
 
+fn count(pieces: &[Vec<Candidate>]) -> u64 {
+    pieces.iter().map(|p| p.len() as u64).sum()
+}
+
 /// Where located hits go: one at a time (sequential scanning), or a
-/// window's pieces at once (parallel scanning).
+/// window's pieces at once (parallel scanning), located and mapped on the
+/// pool, then delivered in order.
 trait Delivery {
+    /// What locating a hit gives, to be delivered.
+    type Item<'h>: Send;
+
     fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool>;
-    fn window<'h>(
-        &mut self,
+
+    /// Locates (and maps) the hits of a window's pieces, on the pool.
+    fn locate<'h>(
+        &self,
         pieces: &[Vec<Candidate>],
         ctx: &mut Locate<'_, 'h>,
-    ) -> io::Result<bool>;
+    ) -> Vec<Vec<Self::Item<'h>>>;
+
+    /// Hands located hits to the sink, in order.
+    fn deliver(&mut self, located: Vec<Vec<Self::Item<'_>>>) -> io::Result<bool>;
 }
 
 /// The hits themselves, borrowed, to a sink (`scan_reader`).
 struct Borrowed<F>(F);
 
 impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
+    type Item<'h> = Hit<'h>;
+
     fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
         (self.0)(hit)
     }
 
-    fn window<'h>(
-        &mut self,
-        pieces: &[Vec<Candidate>],
-        ctx: &mut Locate<'_, 'h>,
-    ) -> io::Result<bool> {
-        for piece in ctx.locate(pieces, |hit| hit) {
-            for hit in &piece {
-                if !(self.0)(hit)? {
-                    return Ok(false);
-                }
+    fn locate<'h>(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, 'h>) -> Vec<Vec<Hit<'h>>> {
+        ctx.locate(pieces, |hit| hit)
+    }
+
+    fn deliver(&mut self, located: Vec<Vec<Hit<'_>>>) -> io::Result<bool> {
+        for hit in located.iter().flatten() {
+            if !(self.0)(hit)? {
+                return Ok(false);
             }
         }
         Ok(true)
@@ -364,21 +414,21 @@ where
     M: Fn(&Hit<'_>) -> T + Sync,
     F: FnMut(T) -> io::Result<bool>,
 {
+    type Item<'h> = T;
+
     fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
         (self.sink)((self.map)(hit))
     }
 
-    fn window<'h>(
-        &mut self,
-        pieces: &[Vec<Candidate>],
-        ctx: &mut Locate<'_, 'h>,
-    ) -> io::Result<bool> {
+    fn locate<'h>(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, 'h>) -> Vec<Vec<T>> {
         let map = &self.map;
-        for piece in ctx.locate(pieces, |hit| map(&hit)) {
-            for t in piece {
-                if !(self.sink)(t)? {
-                    return Ok(false);
-                }
+        ctx.locate(pieces, |hit| map(&hit))
+    }
+
+    fn deliver(&mut self, located: Vec<Vec<T>>) -> io::Result<bool> {
+        for t in located.into_iter().flatten() {
+            if !(self.sink)(t)? {
+                return Ok(false);
             }
         }
         Ok(true)
@@ -497,6 +547,14 @@ impl RollBuffer {
         self.data.len()
     }
 
+    /// The bytes held, and room for `want` more bytes after them, to be
+    /// filled (while the bytes are read) and then committed.
+    fn split_spare(&mut self, want: usize) -> (&[u8], &mut [u8]) {
+        self.spare(want);
+        let (held, spare) = self.data.split_at_mut(self.len);
+        (held, &mut spare[..want])
+    }
+
     /// Room for `want` more bytes, to be filled and then committed.
     fn spare(&mut self, want: usize) -> &mut [u8] {
         if self.data.len() < self.len + want {
@@ -536,6 +594,9 @@ const MIN_ROLL: usize = 4096;
 
 /// The block each thread gets when scanning in parallel.
 const PARALLEL_BLOCK: usize = 512 << 10;
+
+/// In parallel mode, the buffer is rolled once it holds this many blocks.
+const ROLL_BLOCKS: usize = 3;
 
 /// Line numbers and columns of hits; columns count bytes of the original
 /// input, so the start of each line is mapped back when it is found.
@@ -691,6 +752,36 @@ impl<R: Read> Source<R> {
     }
 }
 
+impl<R: Read> Source<R> {
+    /// UTF-8 input (the identity transcoder) only: reads up to
+    /// `spare.len()` bytes into `spare`; returns how many bytes of UTF-8 it
+    /// now starts with (a BOM skipped) and whether the input ended.
+    fn fill_slice(&mut self, spare: &mut [u8]) -> io::Result<(usize, bool)> {
+        debug_assert!(self.transcoder.is_identity());
+        let mut n = 0;
+        if self.raw.len() > 0 {
+            // What detection read and the first fill did not take.
+            n = self.raw.len().min(spare.len());
+            spare[..n].copy_from_slice(&self.raw.bytes()[..n]);
+            self.raw.drop_front(n);
+        }
+        if !self.done && self.raw.len() == 0 {
+            let (read, done) = read_into(&mut self.reader, &mut spare[n..], &mut self.bytes)?;
+            n += read;
+            self.done = done;
+        }
+        let last = self.done && self.raw.len() == 0;
+        let utf8 = self
+            .transcoder
+            .push(&spare[..n], last, &mut self.decoded)
+            .len();
+        if utf8 < n {
+            spare.copy_within(n - utf8..n, 0);
+        }
+        Ok((utf8, last))
+    }
+}
+
 impl<R> Source<R> {
     fn held(&self) -> usize {
         self.raw.capacity() + self.decoded.capacity()
@@ -715,6 +806,28 @@ impl<R> Source<R> {
     }
 }
 
+/// Reads until `buf` is full or the reader ends; returns how many bytes
+/// were read and whether it ended.
+fn read_into<R: Read>(
+    reader: &mut R,
+    buf: &mut [u8],
+    bytes: &mut u64,
+) -> io::Result<(usize, bool)> {
+    let mut n = 0;
+    while n < buf.len() {
+        match reader.read(&mut buf[n..]) {
+            Ok(0) => return Ok((n, true)),
+            Ok(k) => {
+                n += k;
+                *bytes += k as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((n, false))
+}
+
 /// Reads until `want` more bytes are in `buf` or the reader ends; returns
 /// whether it ended. (The buffer's storage is initialized once and reused;
 /// a reader handing out one byte at a time costs one read a byte.)
@@ -724,18 +837,7 @@ fn read_up_to<R: Read>(
     want: usize,
     bytes: &mut u64,
 ) -> io::Result<bool> {
-    let mut left = want;
-    while left > 0 {
-        match reader.read(buf.spare(left)) {
-            Ok(0) => return Ok(true),
-            Ok(n) => {
-                buf.commit(n);
-                left -= n;
-                *bytes += n as u64;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(false)
+    let (n, ended) = read_into(reader, buf.spare(want), bytes)?;
+    buf.commit(n);
+    Ok(ended)
 }

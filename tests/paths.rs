@@ -155,29 +155,27 @@ proptest! {
     }
 }
 
-fn parallel_rows(finder: Finder, input: &[u8], threads: usize) -> Vec<Row> {
+fn searcher_rows(searcher: Searcher, input: &[u8], chunk: usize) -> Vec<Row> {
     let mut rows = Vec::new();
-    Searcher::new(finder)
-        .encoding(Some(encoding_rs::UTF_8))
-        .threads(threads)
-        .scan_reader(
-            Trickle {
-                data: input,
-                chunk: 1 << 20,
-            },
-            |h| {
-                rows.push(row(h));
-                Ok(true)
-            },
-        )
+    searcher
+        .scan_reader(Trickle { data: input, chunk }, |h| {
+            rows.push(row(h));
+            Ok(true)
+        })
         .expect("in-memory reads do not fail");
     rows
 }
 
-#[test]
-fn parallel_paths_agree_on_a_large_input() {
-    // A few MiB of every hand-written text, wrapped IRIs and long runs, so
-    // the pool really cuts it into pieces.
+fn parallel_rows(finder: Finder, input: &[u8], threads: usize) -> Vec<Row> {
+    let searcher = Searcher::new(finder)
+        .encoding(Some(encoding_rs::UTF_8))
+        .threads(threads);
+    searcher_rows(searcher, input, 1 << 20)
+}
+
+/// A few MiB of every hand-written text, wrapped IRIs and long runs, so
+/// the pool really cuts it into pieces and the pipeline runs many windows.
+fn large_text() -> String {
     let mut text = String::new();
     let mut i = 0;
     while text.len() < 3 << 20 {
@@ -191,6 +189,12 @@ fn parallel_paths_agree_on_a_large_input() {
         }
         i += 1;
     }
+    text
+}
+
+#[test]
+fn parallel_paths_agree_on_a_large_input() {
+    let text = large_text();
     let finder = Finder::new();
     let expected = slice_rows(finder, text.as_bytes());
     assert!(expected.len() > 10_000);
@@ -200,6 +204,76 @@ fn parallel_paths_agree_on_a_large_input() {
             expected,
             "{threads} threads"
         );
+    }
+    // Reads of odd sizes and a buffer larger than the parallel block.
+    for (threads, buffer, chunk) in [(2, 1, 777), (3, 3 << 20, 65_537), (2, 5 << 20, 1 << 20)] {
+        let searcher = Searcher::new(finder)
+            .encoding(Some(encoding_rs::UTF_8))
+            .threads(threads)
+            .buffer_size(buffer);
+        assert_eq!(
+            searcher_rows(searcher, text.as_bytes(), chunk),
+            expected,
+            "{threads} threads, buffer {buffer}, reads of {chunk}"
+        );
+    }
+}
+
+/// A sink that says stop gets exactly the hits before it, on every path:
+/// the parallel pipeline has already scanned the next window by then, and
+/// must not deliver it.
+#[test]
+fn a_sink_that_stops_gets_no_more_hits() {
+    let text = large_text();
+    let expected = slice_rows(Finder::new(), text.as_bytes());
+    for threads in [1, 2, 4] {
+        for stop_after in [1, 2_000, 20_000, expected.len() - 1, expected.len()] {
+            let mut rows = Vec::new();
+            let summary = Searcher::new(Finder::new())
+                .threads(threads)
+                .scan_reader(text.as_bytes(), |h| {
+                    rows.push(row(h));
+                    Ok(rows.len() < stop_after)
+                })
+                .unwrap();
+            assert_eq!(
+                rows,
+                expected[..stop_after],
+                "{threads} threads, stop after {stop_after}"
+            );
+            assert!(summary.hits >= stop_after as u64);
+        }
+    }
+}
+
+/// Legacy charsets through the pipeline: the offset map of the transcoder
+/// is consulted for window k while block k+1 is decoded.
+#[test]
+fn parallel_paths_agree_on_legacy_charsets() {
+    let unit = "東京の天気は https://例え.jp/検索?q=東京 を見て。\nメール: 太郎@example.jp、\
+                詳細は<https://example.jp/a/\n  b>へ。ascii text www.example.co.jp/x\n";
+    let text = unit.repeat((3 << 20) / unit.len());
+    for encoding in [
+        encoding_rs::SHIFT_JIS,
+        encoding_rs::EUC_JP,
+        encoding_rs::UTF_16LE,
+    ] {
+        let bytes: Vec<u8> = if encoding == encoding_rs::UTF_16LE {
+            text.encode_utf16().flat_map(u16::to_le_bytes).collect()
+        } else {
+            encoding.encode(&text).0.into_owned()
+        };
+        let one = Searcher::new(Finder::new()).encoding(Some(encoding));
+        let expected = searcher_rows(one, &bytes, 1 << 16);
+        assert!(expected.len() > 50_000, "{}", encoding.name());
+        for threads in [2, 3] {
+            assert_eq!(
+                searcher_rows(one.threads(threads), &bytes, 1 << 20),
+                expected,
+                "{}, {threads} threads",
+                encoding.name()
+            );
+        }
     }
 }
 
@@ -243,5 +317,62 @@ fn mapping_on_the_pool_keeps_order_and_places() {
             })
             .unwrap();
         assert_eq!(rows, expected, "{threads} threads");
+    }
+}
+
+/// A reader that fails once it has handed out `ok` bytes.
+struct FailingAfter<'a> {
+    data: &'a [u8],
+    ok: usize,
+}
+
+impl Read for FailingAfter<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.ok == 0 {
+            return Err(std::io::Error::other("the disk is on fire"));
+        }
+        let n = out.len().min(self.ok).min(self.data.len());
+        out[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        self.ok -= n;
+        Ok(n)
+    }
+}
+
+/// A read error ends the scan with that error, after the hits that the
+/// bytes read before it decide: on every path, every hit well before the
+/// failure is delivered, in order, and nothing after it.
+#[test]
+fn a_read_error_keeps_the_hits_before_it() {
+    let text = large_text();
+    let expected = slice_rows(Finder::new(), text.as_bytes());
+    let fail_at = 2 << 20;
+    let decided = expected
+        .iter()
+        .filter(|r| r.1 + (16 << 10) < fail_at)
+        .count();
+    for threads in [1, 2, 4] {
+        let mut rows = Vec::new();
+        let err = Searcher::new(Finder::new())
+            .threads(threads)
+            .scan_reader(
+                FailingAfter {
+                    data: text.as_bytes(),
+                    ok: fail_at,
+                },
+                |h| {
+                    rows.push(row(h));
+                    Ok(true)
+                },
+            )
+            .unwrap_err();
+        assert_eq!(err.to_string(), "the disk is on fire");
+        assert!(
+            rows.len() >= decided,
+            "{threads} threads: {} < {decided}",
+            rows.len()
+        );
+        assert!(rows.iter().all(|r| r.1 <= fail_at));
+        assert_eq!(rows, expected[..rows.len()], "{threads} threads");
     }
 }
