@@ -35,22 +35,32 @@ fn bin(name: &str) -> PathBuf {
     }
 }
 
-/// Runs a command `runs` times; the median wall time and its stdout.
-fn time(cmd: &[&Path], args: &[&str], runs: usize) -> (Duration, String) {
-    let mut times = Vec::new();
-    let mut out = String::new();
+/// Runs each command `runs` times, taking turns (so that a change of load
+/// on a shared machine falls on every command alike); the median wall time
+/// of each and its last stdout.
+fn time(cmds: &[(&Path, &[&str])], runs: usize) -> Vec<(Duration, String)> {
+    let mut times = vec![Vec::new(); cmds.len()];
+    let mut outs = vec![String::new(); cmds.len()];
     for _ in 0..runs {
-        let t = Instant::now();
-        let o = Command::new(cmd[0])
-            .args(args)
-            .stderr(Stdio::inherit())
-            .output()
-            .expect("run");
-        times.push(t.elapsed());
-        out = String::from_utf8_lossy(&o.stdout).into_owned();
+        for (k, (cmd, args)) in cmds.iter().enumerate() {
+            let t = Instant::now();
+            let o = Command::new(cmd)
+                .args(*args)
+                .stderr(Stdio::inherit())
+                .output()
+                .expect("run");
+            times[k].push(t.elapsed());
+            outs[k] = String::from_utf8_lossy(&o.stdout).into_owned();
+        }
     }
-    times.sort();
-    (times[times.len() / 2], out.trim().to_string())
+    times
+        .into_iter()
+        .zip(outs)
+        .map(|(mut t, out)| {
+            t.sort();
+            (t[t.len() / 2], out.trim().to_string())
+        })
+        .collect()
 }
 
 fn mibs(bytes: usize, d: Duration) -> f64 {
@@ -131,22 +141,33 @@ fn main() {
         "| input | iriscan | linkify | linkify (scheme only) | memchr `:` floor | iriscan ÷ linkify | floor ÷ iriscan |"
     );
     println!("|---|---|---|---|---|---|---|");
-    let mut prose_speed = 0.0;
+    let mut prose_file = None;
     for (name, (text, links)) in [
         ("English prose, sparse links", corpus::prose(size)),
         ("multilingual text with IRIs", corpus::multilingual(size)),
         ("access log", corpus::access_log(size)),
     ] {
-        let p = write(&dir, "input.txt", &text);
+        let file = if name.starts_with("English") {
+            "prose.txt"
+        } else {
+            "input.txt"
+        };
+        let p = write(&dir, file, &text);
         let ps = p.to_str().unwrap();
-        let (ti, count) = time(&[&iriscan], &["--count", "--threads", "1", ps], runs);
-        assert_eq!(count, links.to_string(), "{name}: iriscan hit count");
-        let (tl, _) = time(&[&linkify], &[ps], runs);
-        let (ts, _) = time(&[&linkify], &[ps, "--scheme-only"], runs);
-        let (tm, _) = time(&[&memchr], &[ps], runs);
+        let timed = time(
+            &[
+                (&iriscan, &["--count", "--threads", "1", ps]),
+                (&linkify, &[ps]),
+                (&linkify, &[ps, "--scheme-only"]),
+                (&memchr, &[ps]),
+            ],
+            runs,
+        );
+        assert_eq!(timed[0].1, links.to_string(), "{name}: iriscan hit count");
+        let [ti, tl, ts, tm] = [0, 1, 2, 3].map(|k| timed[k].0);
         let n = text.len();
         if name.starts_with("English") {
-            prose_speed = mibs(n, ti);
+            prose_file = Some((p.clone(), n));
         }
         println!(
             "| {name} | {:.0} MiB/s | {:.0} MiB/s | {:.0} MiB/s | {:.0} MiB/s | {:.2}× | {:.2}× |",
@@ -161,7 +182,7 @@ fn main() {
 
     println!("\n## Adversarial inputs, single thread (two sizes 8× apart)\n");
     println!(
-        "| input | {} MiB | {} MiB | of prose throughput | time ratio (8× input) |",
+        "| input | {} MiB | {} MiB | of prose throughput (same runs) | time ratio (8× input) |",
         size / 8 / MIB,
         size / MIB
     );
@@ -171,17 +192,27 @@ fn main() {
         let large = corpus::adversarial(unit, size);
         let ps = write(&dir, "small.txt", &small);
         let pl = write(&dir, "large.txt", &large);
-        let (t1, _) = time(
-            &[&iriscan],
-            &["--count", "--threads", "1", ps.to_str().unwrap()],
+        let (prose, prose_len) = prose_file.as_ref().expect("prose measured first");
+        let timed = time(
+            &[
+                (
+                    &iriscan,
+                    &["--count", "--threads", "1", ps.to_str().unwrap()],
+                ),
+                (
+                    &iriscan,
+                    &["--count", "--threads", "1", pl.to_str().unwrap()],
+                ),
+                (
+                    &iriscan,
+                    &["--count", "--threads", "1", prose.to_str().unwrap()],
+                ),
+            ],
             runs,
         );
-        let (t8, _) = time(
-            &[&iriscan],
-            &["--count", "--threads", "1", pl.to_str().unwrap()],
-            runs,
-        );
+        let [t1, t8, tp] = [0, 1, 2].map(|k| timed[k].0);
         let speed = mibs(large.len(), t8);
+        let prose_speed = mibs(*prose_len, tp);
         println!(
             "| `{name}` | {:.0} MiB/s | {:.0} MiB/s | {:.0}% | {:.1} |",
             mibs(small.len(), t1),
@@ -210,8 +241,8 @@ fn main() {
                 .collect::<Vec<&str>>()
         };
         let (args1, args2) = (args("1"), args("2"));
-        let (t1, _) = time(&[&iriscan], &args1, runs.min(3));
-        let (t2, _) = time(&[&iriscan], &args2, runs.min(3));
+        let timed = time(&[(&iriscan, &args1), (&iriscan, &args2)], runs);
+        let [t1, t2] = [0, 1].map(|k| timed[k].0);
         let out1 = Command::new(&iriscan).args(&args1).output().expect("run");
         let out2 = Command::new(&iriscan).args(&args2).output().expect("run");
         println!(
@@ -247,7 +278,7 @@ fn main() {
             "--unique",
             p.to_str().unwrap(),
         ];
-        let (t, out) = time(&[&iriscan], &args, runs.min(3));
+        let (t, out) = time(&[(&iriscan, &args)], runs.min(3)).remove(0);
         assert_eq!(
             out.lines().count(),
             keys,
