@@ -310,6 +310,30 @@ static DENSE: [u8; 256] = {
     t
 };
 
+/// Where the scheme ending at the colon `hay[c]` starts (PRODUCT.md §1.1):
+/// in the run of scheme characters before the colon (not before `floor`,
+/// at most [`MAX_RUN`]), the longest part that starts with a letter, not
+/// glued to a digit. `None`: there is no scheme. Also returns how many
+/// bytes it read (for the work count).
+#[inline]
+fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
+    let lo = floor.max(c.saturating_sub(MAX_RUN + 1)).min(c);
+    let run = hay[lo..c]
+        .iter()
+        .rev()
+        .position(|&b| DENSE[b as usize] & DENSE_SCHEME == 0)
+        .unwrap_or(c - lo);
+    if run > MAX_RUN {
+        return (None, MAX_RUN);
+    }
+    let i = c - run;
+    let start = match hay[i..c].iter().position(u8::is_ascii_alphabetic) {
+        Some(k) if k == 0 || !hay[i + k - 1].is_ascii_digit() => Some(i + k),
+        _ => None,
+    };
+    (start, run)
+}
+
 /// Whether a scheme is one whose host must be a plausible DNS name:
 /// `http`, `https`, `ftp`, `ws`, `wss`, in any case.
 fn is_dns_scheme(scheme: &[u8]) -> bool {
@@ -490,14 +514,29 @@ impl<'h> Scanner<'h> {
         while t < tw && t < to {
             let resume = if hay[t] == b':' {
                 if hay[t + 1..].starts_with(b"//") {
-                    break;
+                    // `http://-a/http://-a/…`: as `try_scheme` rejects it.
+                    if !matches!(hay.get(t + 3), Some(b'-' | b'.')) {
+                        break;
+                    }
+                    match scheme_start(hay, t, floor).0 {
+                        None => t + 1,
+                        Some(start) if is_dns_scheme(&hay[start..t]) => {
+                            match self.dead_dns_authority(t + 3) {
+                                Some(q) => q,
+                                None => break,
+                            }
+                        }
+                        Some(_) => break,
+                    }
+                } else {
+                    // `x:`: see `try_scheme`.
+                    if let [.., a, b] = hay[floor.min(t)..t]
+                        && DENSE[a as usize] & DENSE[b as usize] & DENSE_SCHEME != 0
+                    {
+                        break;
+                    }
+                    t + 1
                 }
-                if let [.., a, b] = hay[floor.min(t)..t]
-                    && DENSE[a as usize] & DENSE[b as usize] & DENSE_SCHEME != 0
-                {
-                    break;
-                }
-                t + 1
             } else {
                 // The domain as `try_email` reads it (at most 256 bytes);
                 // at a dot or a non-ASCII character, let it decide.
@@ -548,7 +587,7 @@ impl<'h> Scanner<'h> {
         if from >= to {
             return usize::MAX;
         }
-        let near = (from + 16).min(to);
+        let near = (from + 8).min(to);
         let mask = self.trigger_mask();
         if let Some(i) = hay[from..near]
             .iter()
@@ -624,35 +663,17 @@ impl<'h> Scanner<'h> {
             state.work += 2;
             return Err(c + 1);
         }
-        // The run of scheme characters before the colon (PRODUCT.md §1.1),
-        // of at most MAX_RUN.
-        let lo = floor.max(c.saturating_sub(MAX_RUN + 1)).min(c);
-        let run = hay[lo..c]
-            .iter()
-            .rev()
-            .position(|&b| DENSE[b as usize] & DENSE_SCHEME == 0)
-            .unwrap_or(c - lo);
-        if run > MAX_RUN {
-            state.work += MAX_RUN as u64;
-            return Err(c + 1);
-        }
-        let i = c - run;
-        state.work += run as u64;
-        // The longest part of it that starts with a letter, not glued to a digit.
-        let Some(first) = hay[i..c].iter().position(u8::is_ascii_alphabetic) else {
-            return Err(c + 1);
-        };
-        let start = i + first;
-        if start > i && hay[start - 1].is_ascii_digit() {
-            return Err(c + 1);
-        }
+        let (start, read) = scheme_start(hay, c, floor);
+        state.work += read as u64;
+        let start = start.ok_or(c + 1)?;
         let scheme = &hay[start..c];
         let dns = is_dns_scheme(scheme);
         let body = if slashes {
             if !self.continues_at(c + 3) {
                 return Err(c + 1);
             }
-            if dns && let Some(resume) = self.dead_dns_authority(c + 3, state) {
+            if dns && let Some(resume) = self.dead_dns_authority(c + 3) {
+                state.work += (resume - c) as u64;
                 return Err(resume);
             }
             c + 3
@@ -682,7 +703,7 @@ impl<'h> Scanner<'h> {
     /// password may follow), at white space (`<…>` may wrap over lines), at
     /// non-ASCII and after a few hundred bytes. `Some(p)`: rejected, and no
     /// byte in `body..p` is a `:` or `@`.
-    fn dead_dns_authority(&self, body: usize, state: &mut ScanState) -> Option<usize> {
+    fn dead_dns_authority(&self, body: usize) -> Option<usize> {
         let hay = self.hay;
         if !matches!(hay.get(body), Some(b'-' | b'.')) {
             return None;
@@ -692,7 +713,6 @@ impl<'h> Scanner<'h> {
         while q < lim && DENSE[hay[q] as usize] & DENSE_AUTH != 0 {
             q += 1;
         }
-        state.work += (q - body) as u64;
         match hay.get(q) {
             // The end of the input ends the candidate.
             None => Some(q),
@@ -1093,7 +1113,17 @@ impl<'h> Scanner<'h> {
                     if d & DENSE_HOST == 0 {
                         fw.non_dns = fw.non_dns.min(p);
                     }
+                    // The rest of a run of such bytes that a host may
+                    // hold, in a tight loop (hosts may be kilobytes long).
+                    const BOTH: u8 = DENSE_PLAIN | DENSE_HOST;
+                    let stop = limit.min(hay.len());
                     p += 1;
+                    if p < stop {
+                        p += hay[p..stop]
+                            .iter()
+                            .position(|&b| DENSE[b as usize] & BOTH != BOTH)
+                            .unwrap_or(stop - p);
+                    }
                     continue;
                 }
                 fw.non_dns = fw.non_dns.min(p);
@@ -1168,7 +1198,15 @@ impl<'h> Scanner<'h> {
                     break Stop::End;
                 }
             } else {
-                let Some((c, n)) = decode_at(hay, p) else {
+                // Two-byte characters (Latin, Greek, Cyrillic, Hebrew,
+                // Arabic…) decoded in place: the general decoder is a call.
+                let two = match (b, hay.get(p + 1)) {
+                    (0xC2..=0xDF, Some(&b1)) if b1 & 0xC0 == 0x80 => {
+                        char::from_u32((u32::from(b & 0x1F) << 6) | u32::from(b1 & 0x3F))
+                    }
+                    _ => None,
+                };
+                let Some((c, n)) = two.map(|c| (c, 2)).or_else(|| decode_at(hay, p)) else {
                     break Stop::End;
                 };
                 match classify(c) {
