@@ -334,6 +334,18 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
     (start, run)
 }
 
+/// The ASCII IRI and LEIRI characters (`run_end`), over all 256 byte
+/// values so that lookups need no bounds check.
+static RUN_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = crate::chars::ASCII[i] & (flag::IRI | flag::LEIRI) != 0;
+        i += 1;
+    }
+    t
+};
+
 /// Whether a scheme is one whose host must be a plausible DNS name:
 /// `http`, `https`, `ftp`, `ws`, `wss`, in any case.
 fn is_dns_scheme(scheme: &[u8]) -> bool {
@@ -611,10 +623,15 @@ impl<'h> Scanner<'h> {
         while p < hay.len() {
             let b = hay[p];
             if b < 0x80 {
-                if !ascii_is(b, flag::IRI | flag::LEIRI) {
+                // ASCII runs in a tight loop (this skips up to the whole
+                // rest of the input: `http://http://…`).
+                p += hay[p..]
+                    .iter()
+                    .position(|&b| !RUN_BYTE[b as usize])
+                    .unwrap_or(hay.len() - p);
+                if p < hay.len() && hay[p] < 0x80 {
                     break;
                 }
-                p += 1;
             } else {
                 match decode_at(hay, p) {
                     Some((c, n)) if classify(c) != Class::End => p += n,
