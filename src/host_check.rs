@@ -176,7 +176,7 @@ pub(crate) fn check_dns_host(
         let tail = body_end.saturating_sub(4 * (MAX_HOST_LEN + 1)).max(start);
         let (bad, last_label) = match memchr::memchr(b'.', &hay[tail..body_end]) {
             Some(i) => {
-                let labels = Labels::of(hay, tail + i + 1, body_end);
+                let labels = Labels::of(hay, tail + i + 1, body_end, false);
                 (labels.bad, labels.last_label.0)
             }
             None => (
@@ -195,7 +195,7 @@ pub(crate) fn check_dns_host(
         mut total,
         bad,
         last_label,
-    } = Labels::of(hay, start, body_end);
+    } = Labels::of(hay, start, body_end, true);
     if bad.is_some() {
         return Err(Implausible {
             label: bad,
@@ -235,8 +235,15 @@ struct Labels {
     last_label: (usize, usize),
 }
 
+/// Labels of this many bytes or fewer are never longer than 63 bytes in
+/// their ASCII form (the bound is at most `xn--`, `-` and 7 digits for
+/// each of 8 two-byte characters: 61).
+const UNMEASURED_LABEL: usize = 16;
+
 impl Labels {
-    fn of(hay: &[u8], start: usize, end: usize) -> Labels {
+    /// `measure`: compute `total`; without it, labels of
+    /// [`UNMEASURED_LABEL`] bytes or fewer are not measured.
+    fn of(hay: &[u8], start: usize, end: usize, measure: bool) -> Labels {
         let body = &hay[start..end];
         let mut labels = 0;
         let mut total = 0;
@@ -245,6 +252,14 @@ impl Labels {
         let mut last_label = (start, start);
         for label in body.split(|&b| b == b'.') {
             labels += 1;
+            if !measure && label.len() <= UNMEASURED_LABEL {
+                if label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' {
+                    bad = Some(label_start);
+                }
+                last_label = (label_start, label_start + label.len());
+                label_start += label.len() + 1;
+                continue;
+            }
             let mut len = ascii_len_bound(label);
             if len > 63 {
                 len = ascii_len(label);
@@ -378,6 +393,27 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn labels_found_without_measuring_short_ones(host in "[a\\-._ąé例a]{0,80}") {
+            let b = host.as_bytes();
+            let (m, q) = (Labels::of(b, 0, b.len(), true), Labels::of(b, 0, b.len(), false));
+            proptest::prop_assert_eq!((m.bad, m.last_label), (q.bad, q.last_label), "{:?}", host);
+        }
+
+        #[test]
+        fn short_labels_are_never_too_long(label in "(a|é|ą|ж|ب|例|😀|[\u{80}-\u{10FFFF}]){1,40}") {
+            // What `Labels::of` relies on when it does not measure: cut
+            // to at most UNMEASURED_LABEL bytes at a character boundary.
+            let cut = label
+                .char_indices()
+                .map(|(i, c)| i + c.len_utf8())
+                .take_while(|&e| e <= UNMEASURED_LABEL)
+                .last()
+                .unwrap_or(0);
+            let b = &label.as_bytes()[..cut];
+            proptest::prop_assert!(ascii_len_bound(b) <= 63 && ascii_len(b) <= 63, "{:?}", label);
+        }
+
         #[test]
         fn punycode_bound_is_an_upper_bound(label in "[a-z0-9\u{80}-\u{10FFFF}]{1,40}") {
             let b = label.as_bytes();
