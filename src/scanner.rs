@@ -555,6 +555,16 @@ impl<'h> Scanner<'h> {
                     {
                         break;
                     }
+                    // `x:x:…`: the next trigger two bytes on.
+                    if let [b1, b2, ..] = hay[t + 1..to.max(t + 1)]
+                        && DENSE[b1 as usize] & mask == 0
+                        && DENSE[b2 as usize] & mask != 0
+                    {
+                        work += 2;
+                        last = Some(t);
+                        t += 2;
+                        continue;
+                    }
                     t + 1
                 }
             } else {
@@ -567,6 +577,13 @@ impl<'h> Scanner<'h> {
                 }
                 if e < lim && DENSE[hay[e] as usize] & DENSE_DEFER != 0 {
                     break;
+                }
+                // `a@a@…`: the byte that ended the domain is the next `@`.
+                if e < to && hay[e] == b'@' {
+                    work += (e - t) as u64;
+                    last = Some(t);
+                    t = e;
+                    continue;
                 }
                 e
             };
