@@ -19,6 +19,10 @@ pub(crate) struct Implausible {
     /// Byte offset of the last label (a truncated host's last label is
     /// incomplete, so a fault found there says nothing about longer hosts).
     pub last_label: usize,
+    /// Without a bad label: the host is too long in its ASCII form (else it
+    /// has too few labels). A shorter host, as a later `www.` inside this
+    /// one has, may not be.
+    pub too_long: bool,
 }
 
 /// The longest DNS name in its ASCII form (RFC 1035 §2.3.4, RFC 1123 §2.1).
@@ -57,15 +61,21 @@ pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usi
 /// non-digit of the port. Letters, digits, `-`, `.`, `_`, `%` (a
 /// percent-encoded IDN, RFC 3987bis §3.4.1) and non-ASCII characters are
 /// host characters; an IP-literal is left to the validator.
+#[cfg(test)]
 pub(crate) fn dns_authority_cut(hay: &[u8], h0: usize, h1: usize, end: usize) -> Option<usize> {
     if hay.get(h0) != Some(&b'[') {
-        let bad = hay[h0..h1].iter().position(|&b| {
-            b < 0x80 && !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'%'))
-        });
+        let bad = hay[h0..h1].iter().position(|&b| !HOST_BYTE[b as usize]);
         if let Some(i) = bad {
             return Some(h0 + i);
         }
     }
+    dns_port_cut(hay, h1, end)
+}
+
+/// The port part of [`dns_authority_cut`]: where the authority
+/// `hay[..end]` whose host ends at `h1` stops being one after the host (the
+/// first non-digit of the port).
+pub(crate) fn dns_port_cut(hay: &[u8], h1: usize, end: usize) -> Option<usize> {
     if h1 < end && hay[h1] == b':' {
         return hay[h1 + 1..end]
             .iter()
@@ -74,6 +84,21 @@ pub(crate) fn dns_authority_cut(hay: &[u8], h0: usize, h1: usize, end: usize) ->
     }
     None
 }
+
+/// The bytes of a DNS host for [`dns_authority_cut`]: ASCII letters,
+/// digits, `-`, `.`, `_`, `%` and every non-ASCII byte, as a table over all
+/// byte values (hosts may be kilobytes long: `www.ąwww.ąwww.…`).
+#[cfg(test)]
+static HOST_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b >= 0x80 || b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'%');
+        i += 1;
+    }
+    t
+};
 
 /// The length of a label in its ASCII form: itself if ASCII, else
 /// `xn--` + its Punycode (RFC 3492), as DNS will see it.
@@ -125,6 +150,7 @@ pub(crate) fn check_dns_host(
     let whole = Err(Implausible {
         label: None,
         last_label: start,
+        too_long: false,
     });
     if host.is_empty() {
         return whole;
@@ -133,38 +159,48 @@ pub(crate) fn check_dns_host(
         // IP-literal: its syntax is the validator's business.
         return if host.ends_with(b"]") { Ok(()) } else { whole };
     }
-    // An IPv4 address passes as a name of digit labels.
+    // An IPv4 address passes as a name of digit labels. A single trailing
+    // dot (the DNS root) is not a label.
     let body = host
         .strip_suffix(b".")
         .filter(|b| !b.is_empty())
         .unwrap_or(host);
-    let mut labels = 0;
-    let mut total = 0;
-    let mut bad = None;
-    let mut label_start = start;
-    let mut last_label = (start, start);
-    for label in body.split(|&b| b == b'.') {
-        labels += 1;
-        let mut len = ascii_len_bound(label);
-        if len > 63 {
-            len = ascii_len(label);
-        }
-        total = (total + len).saturating_add(1);
-        let fault =
-            label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' || len > 63;
-        if fault {
-            bad = Some(label_start);
-        }
-        last_label = (label_start, label_start + label.len());
-        label_start += label.len() + 1;
+    let body_end = start + body.len();
+    // A host of more than 4 × 253 bytes is too long in any form (a
+    // character is at most 4 bytes and at least one ASCII byte). Only the
+    // rightmost bad label is then worth finding (the scanner's memo keeps
+    // it), and one outside the last 4 × 254 bytes would be of no use to
+    // the memo: look at the whole labels in those bytes only, not at all
+    // of a host that may be kilobytes long (`www.ąwww.ąwww.…`).
+    if host.len() > 4 * MAX_HOST_LEN {
+        let tail = body_end.saturating_sub(4 * (MAX_HOST_LEN + 1)).max(start);
+        let (bad, last_label) = match memchr::memchr(b'.', &hay[tail..body_end]) {
+            Some(i) => {
+                let labels = Labels::of(hay, tail + i + 1, body_end, false);
+                (labels.bad, labels.last_label.0)
+            }
+            None => (
+                None,
+                memchr::memrchr(b'.', body).map_or(start, |i| start + i + 1),
+            ),
+        };
+        return Err(Implausible {
+            label: bad,
+            last_label,
+            too_long: true,
+        });
     }
-    if hay[last_label.0..last_label.1].contains(&b'_') {
-        bad = Some(last_label.0);
-    }
+    let Labels {
+        count: labels,
+        mut total,
+        bad,
+        last_label,
+    } = Labels::of(hay, start, body_end, true);
     if bad.is_some() {
         return Err(Implausible {
             label: bad,
             last_label: last_label.0,
+            too_long: false,
         });
     }
     // RFC 1035 §2.3.4: 253 bytes in the ASCII form, without the root dot.
@@ -181,9 +217,72 @@ pub(crate) fn check_dns_host(
         return Err(Implausible {
             label: None,
             last_label: last_label.0,
+            too_long: total - 1 > MAX_HOST_LEN,
         });
     }
     Ok(())
+}
+
+/// The labels of a host name whose body (without a root dot) is
+/// `hay[start..end]`, or the last of them if `start` follows a dot of it,
+/// as [`check_dns_host`] counts them.
+struct Labels {
+    count: usize,
+    /// An upper bound of the length in the ASCII form, plus one.
+    total: usize,
+    /// The start of the rightmost bad label, if any.
+    bad: Option<usize>,
+    last_label: (usize, usize),
+}
+
+/// Labels of this many bytes or fewer are never longer than 63 bytes in
+/// their ASCII form (the bound is at most `xn--`, `-` and 7 digits for
+/// each of 8 two-byte characters: 61).
+const UNMEASURED_LABEL: usize = 16;
+
+impl Labels {
+    /// `measure`: compute `total`; without it, labels of
+    /// [`UNMEASURED_LABEL`] bytes or fewer are not measured.
+    fn of(hay: &[u8], start: usize, end: usize, measure: bool) -> Labels {
+        let body = &hay[start..end];
+        let mut labels = 0;
+        let mut total = 0;
+        let mut bad = None;
+        let mut label_start = start;
+        let mut last_label = (start, start);
+        for label in body.split(|&b| b == b'.') {
+            labels += 1;
+            if !measure && label.len() <= UNMEASURED_LABEL {
+                if label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' {
+                    bad = Some(label_start);
+                }
+                last_label = (label_start, label_start + label.len());
+                label_start += label.len() + 1;
+                continue;
+            }
+            let mut len = ascii_len_bound(label);
+            if len > 63 {
+                len = ascii_len(label);
+            }
+            total = (total + len).saturating_add(1);
+            let fault =
+                label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' || len > 63;
+            if fault {
+                bad = Some(label_start);
+            }
+            last_label = (label_start, label_start + label.len());
+            label_start += label.len() + 1;
+        }
+        if hay[last_label.0..last_label.1].contains(&b'_') {
+            bad = Some(last_label.0);
+        }
+        Labels {
+            count: labels,
+            total,
+            bad,
+            last_label,
+        }
+    }
 }
 
 /// Whether a host without a dot contains non-ASCII characters
@@ -247,7 +346,8 @@ mod tests {
             check_dns_host(h.as_bytes(), 0, h.len(), 3),
             Err(Implausible {
                 label: Some(9),
-                last_label: 9
+                last_label: 9,
+                too_long: false,
             })
         );
         let h = format!("www.{}", "a.".repeat(130));
@@ -293,6 +393,27 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn labels_found_without_measuring_short_ones(host in "[a\\-._ąé例a]{0,80}") {
+            let b = host.as_bytes();
+            let (m, q) = (Labels::of(b, 0, b.len(), true), Labels::of(b, 0, b.len(), false));
+            proptest::prop_assert_eq!((m.bad, m.last_label), (q.bad, q.last_label), "{:?}", host);
+        }
+
+        #[test]
+        fn short_labels_are_never_too_long(label in "(a|é|ą|ж|ب|例|😀|[\u{80}-\u{10FFFF}]){1,40}") {
+            // What `Labels::of` relies on when it does not measure: cut
+            // to at most UNMEASURED_LABEL bytes at a character boundary.
+            let cut = label
+                .char_indices()
+                .map(|(i, c)| i + c.len_utf8())
+                .take_while(|&e| e <= UNMEASURED_LABEL)
+                .last()
+                .unwrap_or(0);
+            let b = &label.as_bytes()[..cut];
+            proptest::prop_assert!(ascii_len_bound(b) <= 63 && ascii_len(b) <= 63, "{:?}", label);
+        }
+
         #[test]
         fn punycode_bound_is_an_upper_bound(label in "[a-z0-9\u{80}-\u{10FFFF}]{1,40}") {
             let b = label.as_bytes();

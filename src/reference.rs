@@ -656,6 +656,128 @@ mod tests {
         }
     }
 
+    /// Units that, repeated, put a trigger every few bytes: the inputs of
+    /// the scanner's shortcuts for rejected triggers (`skip_rejected`,
+    /// `dead_dns_authority`, the `www.` memo and its search skip, hosts too
+    /// long to check in full), and their near misses.
+    const DENSE_UNITS: &[&str] = &[
+        "a@",
+        "x:",
+        "a:",
+        "ab:",
+        "1a:",
+        "@",
+        ":",
+        "a",
+        "ab",
+        "1",
+        "-",
+        ".",
+        "_",
+        "é",
+        "ą",
+        "例",
+        "a.b",
+        "a@b",
+        "a@b.",
+        "x://",
+        "//",
+        "/",
+        "?",
+        "#",
+        " ",
+        "\n",
+        "(",
+        ")",
+        "'",
+        "[",
+        "%",
+        "+",
+        "!",
+        "http://",
+        "http://-a/",
+        "http://-a?",
+        "http://-a.com?",
+        "http://.a/",
+        "ftp://-",
+        "http://-a@b.com/",
+        "http://-a:1@b.c/",
+        "www.",
+        "www.ąwww.",
+        "ąwww.-a.",
+        "www.-a.",
+        "www.a.",
+        "www.a.com",
+        "ąwww.a.com",
+        "a@a ",
+        "x:x ",
+        "b.com",
+        "WWW.",
+        "a.com",
+        "<",
+        ">",
+        "<http://-a",
+    ];
+
+    /// A unit of one to three pieces repeated up to a few kilobytes, with
+    /// one token spliced in somewhere to break the pattern.
+    fn dense_text() -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(prop::sample::select(DENSE_UNITS), 1..4),
+            1..400usize,
+            prop::sample::select(TOKENS),
+            0.0..1.0f64,
+        )
+            .prop_map(|(unit, n, token, at)| {
+                let mut t = unit.concat().repeat(n);
+                let mut i = (t.len() as f64 * at) as usize;
+                while !t.is_char_boundary(i) {
+                    i -= 1;
+                }
+                t.insert_str(i, token);
+                t
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn agree_on_dense_triggers(t in dense_text(), www: bool, email: bool, short: bool) {
+            let max_len = if short { 512 } else { 8192 };
+            prop_assert_eq!(fast(&t, www, email, max_len), naive_scan(&t, www, email, max_len), "{:?}", t);
+        }
+    }
+
+    /// A `www.` right after one whose host failed: the memo and the search
+    /// skip it allows must stop short of it.
+    #[test]
+    fn agree_after_failed_www_hosts() {
+        for t in [
+            "www.-a.ąwww.example.com".to_string(),
+            "www.-a.ą.www.example.com".to_string(),
+            "www.-a.éwww.-a.éwww.example.com".to_string(),
+            "www.a-.www.example.com x".to_string(),
+            "www.-a.b.www.www.example.com".to_string(),
+            "www.example www.example.com".to_string(),
+            format!("www.{}www.example.com", "ąwww.".repeat(300)),
+            format!("www.{}-a.www.example.com", "ąwww.".repeat(300)),
+            format!("www.{}a_ www.example.com", "ąwww.".repeat(300)),
+            format!("{}www.example.com", "www.ąwww.".repeat(40)),
+        ] {
+            for max_len in [512, 8192] {
+                assert_eq!(
+                    fast(&t, true, true, max_len),
+                    naive_scan(&t, true, true, max_len),
+                    "{t:?}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn agree_on_hand_picked_texts() {
         for t in [

@@ -35,7 +35,7 @@ use crate::chars::{
     Class, ascii_is, bracket_key, classify, decode_at, decode_before, flag, is_trimmed_non_ascii,
 };
 use crate::host_check::{
-    MAX_HOST_LEN, check_dns_host, dns_authority_cut, glued_prose_at, is_dotless_non_ascii,
+    MAX_HOST_LEN, check_dns_host, dns_port_cut, glued_prose_at, is_dotless_non_ascii,
     is_spaceless_script,
 };
 use crate::schemes::is_registered_scheme;
@@ -162,6 +162,12 @@ impl ScanState {
             self.www_dead_from -= by;
         }
     }
+
+    /// Every `www.` trigger (the `.`) before this position fails by the
+    /// memo: `t < www_dead_until` and `t - 3 <= www_dead_from`.
+    fn www_skip(&self) -> usize {
+        self.www_dead_until.min(self.www_dead_from + 4)
+    }
 }
 
 /// The delimiter context of a candidate: the character just before it.
@@ -210,6 +216,13 @@ struct Forward<'s> {
     wrapped: bool,
     /// Where the host of the authority begins (after the last `@`).
     host_start: usize,
+    /// The first character read that could make a later scan over it stop
+    /// elsewhere or start in another context (brackets, quotes, `@`, `:`,
+    /// `/?#`, LEIRI characters): `www_failed` needs none before its bound.
+    unclean: usize,
+    /// The first ASCII byte from `host_start` on that no DNS host holds
+    /// (what `dns_authority_cut` looks for, found on the way).
+    non_dns: usize,
 }
 
 /// The scanner over one haystack.
@@ -234,10 +247,129 @@ static W_DOT: LazyLock<[memchr::memmem::Finder<'static>; 2]> = LazyLock::new(|| 
     ]
 });
 
-fn is_dns_scheme(scheme: &[u8]) -> bool {
-    ["http", "https", "ftp", "ws", "wss"]
+/// Byte classes for the glances at rejected triggers (`skip_rejected`,
+/// `try_scheme`, `dead_dns_authority`), over all 256 byte values so that
+/// lookups need no bounds check.
+const DENSE_COLON: u8 = 1;
+const DENSE_AT: u8 = 2;
+/// A letter, digit or `-`: continues an e-mail domain label.
+const DENSE_LABEL: u8 = 4;
+/// A `.` or a non-ASCII byte: the domain might be one; `try_email` decides.
+const DENSE_DEFER: u8 = 8;
+/// A scheme character (`flag::SCHEME`).
+const DENSE_SCHEME: u8 = 16;
+/// An ASCII IRI or LEIRI character other than `: @ / ? #`: continues an
+/// authority without changing where its host starts or ends.
+const DENSE_AUTH: u8 = 32;
+/// An ASCII IRI character the forward scan needs to do nothing about but
+/// step over: letters, digits and the unreserved and reserved characters
+/// other than `/ ? # @ ( ) ' :`.
+const DENSE_PLAIN: u8 = 64;
+/// An ASCII byte a DNS host may hold: letters, digits, `- . _ %` (see
+/// `dns_authority_cut`).
+const DENSE_HOST: u8 = 128;
+static DENSE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut f = 0;
+        if b == b':' {
+            f |= DENSE_COLON;
+        }
+        if b == b'@' {
+            f |= DENSE_AT;
+        }
+        if b.is_ascii_alphanumeric() || b == b'-' {
+            f |= DENSE_LABEL;
+        }
+        if b == b'.' || b >= 0x80 {
+            f |= DENSE_DEFER;
+        }
+        if b < 0x80 && crate::chars::ASCII[i] & flag::SCHEME != 0 {
+            f |= DENSE_SCHEME;
+        }
+        if b < 0x80
+            && crate::chars::ASCII[i] & (flag::IRI | flag::LEIRI) != 0
+            && !matches!(b, b':' | b'@' | b'/' | b'?' | b'#')
+        {
+            f |= DENSE_AUTH;
+        }
+        if b < 0x80
+            && crate::chars::ASCII[i] & flag::IRI != 0
+            && !matches!(b, b'/' | b'?' | b'#' | b'@' | b'(' | b')' | b'\'' | b':')
+        {
+            f |= DENSE_PLAIN;
+        }
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'%') {
+            f |= DENSE_HOST;
+        }
+        t[i] = f;
+        i += 1;
+    }
+    t
+};
+
+/// Where the scheme ending at the colon `hay[c]` starts (PRODUCT.md §1.1):
+/// in the run of scheme characters before the colon (not before `floor`,
+/// at most [`MAX_RUN`]), the longest part that starts with a letter, not
+/// glued to a digit. `None`: there is no scheme. Also returns how many
+/// bytes it read (for the work count).
+#[inline]
+fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
+    let lo = floor.max(c.saturating_sub(MAX_RUN + 1)).min(c);
+    let run = hay[lo..c]
         .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()))
+        .rev()
+        .position(|&b| DENSE[b as usize] & DENSE_SCHEME == 0)
+        .unwrap_or(c - lo);
+    if run > MAX_RUN {
+        return (None, MAX_RUN);
+    }
+    let i = c - run;
+    let start = match hay[i..c].iter().position(u8::is_ascii_alphabetic) {
+        Some(k) if k == 0 || !hay[i + k - 1].is_ascii_digit() => Some(i + k),
+        _ => None,
+    };
+    (start, run)
+}
+
+/// The ASCII IRI and LEIRI characters (`run_end`), over all 256 byte
+/// values so that lookups need no bounds check.
+static RUN_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = crate::chars::ASCII[i] & (flag::IRI | flag::LEIRI) != 0;
+        i += 1;
+    }
+    t
+};
+
+/// The byte 0x01 in every byte of a word.
+const LSB: u64 = 0x0101_0101_0101_0101;
+
+/// The zero bytes of `x`: the lowest set bit of the result is the high bit
+/// of the first (lowest) zero byte of `x`; bits above it may be set for
+/// bytes that are not zero (borrows), which only the lowest is read for.
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(LSB) & !x & (LSB << 7)
+}
+
+/// Whether a scheme is one whose host must be a plausible DNS name:
+/// `http`, `https`, `ftp`, `ws`, `wss`, in any case.
+#[inline]
+fn is_dns_scheme(scheme: &[u8]) -> bool {
+    // `| 0x20` lowercases an ASCII letter, and maps no other byte to one.
+    let l = |b: u8| b | 0x20;
+    match *scheme {
+        [w, s] => l(w) == b'w' && l(s) == b's',
+        [a, b, c] => matches!([l(a), l(b), l(c)], [b'f', b't', b'p'] | [b'w', b's', b's']),
+        [h, t, u, p] => [l(h), l(t), l(u), l(p)] == *b"http",
+        [h, t, u, p, s] => [l(h), l(t), l(u), l(p), l(s)] == *b"https",
+        _ => false,
+    }
 }
 
 impl<'h> Scanner<'h> {
@@ -264,7 +396,7 @@ impl<'h> Scanner<'h> {
     ) {
         let hay = self.hay;
         let to = to.min(hay.len());
-        loop {
+        'outer: loop {
             if state.skipping {
                 let end = self.run_end(state.pos);
                 state.work += (end - state.pos) as u64;
@@ -280,63 +412,251 @@ impl<'h> Scanner<'h> {
             // The next `:` or `@`, and the next `w.` or `W.` (the end of a
             // `www.`), each found by its own searcher and remembered until
             // passed: `.` is far too frequent in prose to be a trigger.
-            // Dense triggers (`a@a@a@…`, `x:x:…`): look at the next few
-            // bytes before paying for a memchr call.
-            if self.next[0].0 < state.pos || self.next[0].1 == 0 {
-                let near = (state.pos + 8).min(to);
-                if let Some(i) = hay[state.pos..near]
-                    .iter()
-                    .position(|&b| b == b':' || (b == b'@' && self.opts.email))
-                {
-                    self.next[0] = (state.pos + i, to);
-                }
+            let (n, bound) = self.next[0];
+            if n < state.pos || (n == usize::MAX && bound < to) || bound == 0 {
+                self.next[0] = (self.find_colon_or_at(state.pos, to), to);
             }
-            let searchers = if self.opts.www { 3 } else { 1 };
-            let mut t = usize::MAX;
-            for k in 0..searchers {
-                let (n, bound) = self.next[k];
-                if n < state.pos || (n == usize::MAX && bound < to) || bound == 0 {
-                    let window = &hay[state.pos..to];
-                    let found = match k {
-                        0 if self.opts.email => {
-                            memchr::memchr2(b':', b'@', window).map(|i| state.pos + i)
-                        }
-                        0 => memchr::memchr(b':', window).map(|i| state.pos + i),
+            let mut tw = usize::MAX;
+            if self.opts.www {
+                // `www.` triggers that the memo already condemns need not
+                // be found at all (see `www_skip`).
+                let skip = state.pos.max(state.www_skip());
+                for k in 1..3 {
+                    let (n, bound) = self.next[k];
+                    if n < skip || (n == usize::MAX && bound < to) || bound == 0 {
                         // From one byte back: the `w` of a `w.` may lie
                         // before the position, its `.` (the trigger) not.
-                        _ => {
-                            let from = state.pos.saturating_sub(1);
-                            W_DOT[k - 1].find(&hay[from..to]).map(|i| from + i + 1)
-                        }
-                    };
-                    self.next[k] = (found.unwrap_or(usize::MAX), to);
+                        let from = skip.min(to).saturating_sub(1);
+                        let found = W_DOT[k - 1].find(&hay[from..to]).map(|i| from + i + 1);
+                        self.next[k] = (found.unwrap_or(usize::MAX), to);
+                    }
+                    tw = tw.min(self.next[k].0);
                 }
-                t = t.min(self.next[k].0);
             }
-            if t >= to {
-                state.pos = to;
-                return;
-            }
-            let cand = match hay[t] {
-                b':' => self.try_scheme(t, state),
-                b'@' => self.try_email(t, state),
-                _ if t >= 3 && hay[t - 3..t - 1].eq_ignore_ascii_case(b"ww") => {
+            let mut t = self.next[0].0;
+            if t >= tw {
+                if tw >= to {
+                    state.pos = to;
+                    return;
+                }
+                let t = tw;
+                let cand = if t >= 3 && hay[t - 3..t - 1].eq_ignore_ascii_case(b"ww") {
                     self.try_www(t, state)
+                } else {
+                    None
+                };
+                match cand {
+                    Some(c) => {
+                        if !self.emit(c, state, sink) {
+                            return;
+                        }
+                    }
+                    None => state.pos = t + 1,
                 }
-                _ => None,
-            };
-            match cand {
-                Some(c) => {
-                    state.last_end = c.end;
-                    state.pos = c.end;
-                    state.skipping = c.truncated;
-                    if !sink(c) {
-                        return;
+                continue;
+            }
+            // `:` and `@`, possibly a trigger every other byte (`a@a@a@…`,
+            // `x:x:x:…`): most are rejected after a glance at their
+            // neighbours, and the next one is often where that glance
+            // stopped, so rejected triggers are chained here without the
+            // bookkeeping above.
+            let (n, last) = self.skip_rejected(t, tw, to, state);
+            if let Some(last) = last {
+                state.pos = last + 1;
+                self.next[0] = (n, to);
+                if n >= tw || n >= to {
+                    continue 'outer;
+                }
+                t = n;
+            }
+            loop {
+                let r = if hay[t] == b':' {
+                    self.try_scheme(t, state)
+                } else {
+                    self.try_email(t, state)
+                };
+                match r {
+                    Ok(c) => {
+                        if !self.emit(c, state, sink) {
+                            return;
+                        }
+                        continue 'outer;
+                    }
+                    Err(resume) => {
+                        state.pos = t + 1;
+                        let n = self.find_colon_or_at(resume.max(t + 1), to);
+                        self.next[0] = (n, to);
+                        if n >= tw || n >= to {
+                            continue 'outer;
+                        }
+                        t = n;
                     }
                 }
-                None => state.pos = t + 1,
             }
         }
+    }
+
+    /// Records candidate `c`: the scan goes on after it. False if the sink
+    /// wants no more.
+    #[inline]
+    fn emit(
+        &self,
+        c: Candidate,
+        state: &mut ScanState,
+        sink: &mut dyn FnMut(Candidate) -> bool,
+    ) -> bool {
+        state.last_end = c.end;
+        state.pos = c.end;
+        state.skipping = c.truncated;
+        sink(c)
+    }
+
+    /// Passes over the `:` and `@` triggers from `t` on (before `tw` and
+    /// `to`) that a glance rejects, each exactly as `try_scheme` or
+    /// `try_email` would reject it: a `:` without `//` after fewer than two
+    /// scheme characters (`x:`, `12:30`), an `@` whose domain is a run of
+    /// ASCII letters, digits and `-` without a dot (`a@a@…`). Returns the
+    /// first trigger not so rejected (`usize::MAX` if none before `to`),
+    /// and the last one rejected.
+    #[inline]
+    fn skip_rejected(
+        &self,
+        mut t: usize,
+        tw: usize,
+        to: usize,
+        state: &mut ScanState,
+    ) -> (usize, Option<usize>) {
+        let hay = self.hay;
+        let floor = state.last_end;
+        let mask = self.trigger_mask();
+        let mut last = None;
+        let mut work = 0;
+        while t < tw && t < to {
+            let resume = if hay[t] == b':' {
+                if hay[t + 1..].starts_with(b"//") {
+                    // `http://-a/http://-a/…`: as `try_scheme` rejects it.
+                    if !matches!(hay.get(t + 3), Some(b'-' | b'.')) {
+                        break;
+                    }
+                    match scheme_start(hay, t, floor).0 {
+                        None => t + 1,
+                        Some(start) if is_dns_scheme(&hay[start..t]) => {
+                            match self.dead_dns_authority(t + 3) {
+                                Some(q) => q,
+                                None => break,
+                            }
+                        }
+                        Some(_) => break,
+                    }
+                } else {
+                    // `x:`: see `try_scheme`.
+                    if let [.., a, b] = hay[floor.min(t)..t]
+                        && DENSE[a as usize] & DENSE[b as usize] & DENSE_SCHEME != 0
+                    {
+                        break;
+                    }
+                    // `x:x:…`: the next trigger two bytes on.
+                    if let [b1, b2, ..] = hay[t + 1..to.max(t + 1)]
+                        && DENSE[b1 as usize] & mask == 0
+                        && DENSE[b2 as usize] & mask != 0
+                    {
+                        work += 2;
+                        last = Some(t);
+                        t += 2;
+                        continue;
+                    }
+                    t + 1
+                }
+            } else {
+                // The domain as `try_email` reads it (at most 256 bytes);
+                // at a dot or a non-ASCII character, let it decide.
+                let lim = hay.len().min(t + 257);
+                let mut e = t + 1;
+                while e < lim && DENSE[hay[e] as usize] & DENSE_LABEL != 0 {
+                    e += 1;
+                }
+                if e < lim && DENSE[hay[e] as usize] & DENSE_DEFER != 0 {
+                    break;
+                }
+                // `a@a@…`: the byte that ended the domain is the next `@`.
+                if e < to && hay[e] == b'@' {
+                    work += (e - t) as u64;
+                    last = Some(t);
+                    t = e;
+                    continue;
+                }
+                e
+            };
+            work += (resume - t) as u64 + 1;
+            last = Some(t);
+            // The next trigger is often where the glance stopped, or close:
+            // a byte loop finds it sooner than a word would.
+            let near = to.min(resume + 16);
+            let mut p = resume;
+            while p < near && DENSE[hay[p] as usize] & mask == 0 {
+                p += 1;
+            }
+            t = if p < near {
+                p
+            } else {
+                self.find_colon_or_at(p, to)
+            };
+        }
+        state.work += work;
+        (t, last)
+    }
+
+    /// The [`DENSE`] bits of the `:`/`@` triggers in use.
+    #[inline]
+    fn trigger_mask(&self) -> u8 {
+        if self.opts.email {
+            DENSE_COLON | DENSE_AT
+        } else {
+            DENSE_COLON
+        }
+    }
+
+    /// The first `:` (or `@` when e-mail addresses are on) in
+    /// `hay[from..to]`, `usize::MAX` if none. Dense triggers (`a@a@a@…`,
+    /// `x:x:…`): look at the next few bytes before paying for a memchr call.
+    #[inline]
+    fn find_colon_or_at(&self, from: usize, to: usize) -> usize {
+        let hay = self.hay;
+        if from >= to {
+            return usize::MAX;
+        }
+        // The next 8 bytes at once, as a word (SWAR): a set high bit marks
+        // a `:` (`@`) byte, the lowest one exactly.
+        let near = (from + 8).min(to);
+        if let Some(word) = hay.get(from..from + 8) {
+            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let mut m = zero_bytes(w ^ (u64::from(b':') * LSB));
+            if self.opts.email {
+                m |= zero_bytes(w ^ (u64::from(b'@') * LSB));
+            }
+            if m != 0 {
+                let i = from + (m.trailing_zeros() / 8) as usize;
+                return if i < to { i } else { usize::MAX };
+            }
+        } else {
+            let mask = self.trigger_mask();
+            if let Some(i) = hay[from..near]
+                .iter()
+                .position(|&b| DENSE[b as usize] & mask != 0)
+            {
+                return from + i;
+            }
+        }
+        if near >= to {
+            return usize::MAX;
+        }
+        let window = &hay[near..to];
+        let found = if self.opts.email {
+            memchr::memchr2(b':', b'@', window)
+        } else {
+            memchr::memchr(b':', window)
+        };
+        found.map_or(usize::MAX, |i| near + i)
     }
 
     /// The end of the run of candidate characters starting at `p`, ignoring
@@ -346,10 +666,15 @@ impl<'h> Scanner<'h> {
         while p < hay.len() {
             let b = hay[p];
             if b < 0x80 {
-                if !ascii_is(b, flag::IRI | flag::LEIRI) {
+                // ASCII runs in a tight loop (this skips up to the whole
+                // rest of the input: `http://http://…`).
+                p += hay[p..]
+                    .iter()
+                    .position(|&b| !RUN_BYTE[b as usize])
+                    .unwrap_or(hay.len() - p);
+                if p < hay.len() && hay[p] < 0x80 {
                     break;
                 }
-                p += 1;
             } else {
                 match decode_at(hay, p) {
                     Some((c, n)) if classify(c) != Class::End => p += n,
@@ -381,45 +706,82 @@ impl<'h> Scanner<'h> {
         }
     }
 
-    /// A candidate ending at trigger `c` = `:`.
-    fn try_scheme(&mut self, c: usize, state: &mut ScanState) -> Option<Candidate> {
+    /// A candidate ending at trigger `c` = `:`. When there is none, the
+    /// error says where the search for the next `:` or `@` may resume: no
+    /// byte between `c` and it is one (the checks read them).
+    fn try_scheme(&mut self, c: usize, state: &mut ScanState) -> Result<Candidate, usize> {
         let hay = self.hay;
-        // The run of scheme characters before the colon (PRODUCT.md §1.1).
         let floor = state.last_end;
-        let mut i = c;
-        while i > floor && ascii_is(hay[i - 1], flag::SCHEME) {
-            i -= 1;
-            if c - i > MAX_RUN {
-                state.work += MAX_RUN as u64;
-                return None;
-            }
+        let slashes = hay[c + 1..].starts_with(b"//");
+        // Without `//` a scheme needs two letters or more (below): with
+        // fewer than two scheme characters before the colon (`x:`, `12:30`
+        // has `2:`, `::`) there is nothing more to look at.
+        let two = c >= floor + 2
+            && ascii_is(hay[c - 1], flag::SCHEME)
+            && ascii_is(hay[c - 2], flag::SCHEME);
+        if !slashes && !two {
+            state.work += 2;
+            return Err(c + 1);
         }
-        state.work += (c - i) as u64;
-        // The longest part of it that starts with a letter, not glued to a digit.
-        let start = i + hay[i..c].iter().position(u8::is_ascii_alphabetic)?;
-        if start > i && hay[start - 1].is_ascii_digit() {
-            return None;
-        }
+        let (start, read) = scheme_start(hay, c, floor);
+        state.work += read as u64;
+        let start = start.ok_or(c + 1)?;
         let scheme = &hay[start..c];
         let dns = is_dns_scheme(scheme);
-        let slashes = hay[c + 1..].starts_with(b"//");
         let body = if slashes {
             if !self.continues_at(c + 3) {
-                return None;
+                return Err(c + 1);
+            }
+            if dns && let Some(resume) = self.dead_dns_authority(c + 3) {
+                state.work += (resume - c) as u64;
+                return Err(resume);
             }
             c + 3
         } else {
             // `http:/x` is a typo, `C:\` a path: only registered schemes of
             // two letters or more go without `//`.
             if scheme.len() == 1 || dns || !self.opaque_starts_at(c + 1) {
-                return None;
+                return Err(c + 1);
             }
-            if !is_registered_scheme(std::str::from_utf8(scheme).ok()?) {
-                return None;
+            match std::str::from_utf8(scheme) {
+                Ok(s) if is_registered_scheme(s) => {}
+                _ => return Err(c + 1),
             }
             c + 1
         };
         self.candidate(start, body, slashes, dns, Kind::Iri, state)
+            .ok_or(c + 1)
+    }
+
+    /// For the authority of a DNS scheme at `body` (after `//`): whether
+    /// its host starts with `-` or `.`, which no plausible DNS name does
+    /// whatever follows (`http://-a/http://-a/…`), so that the candidate is
+    /// rejected by its host checks wherever it ends. That holds as long as
+    /// the host starts at `body`, that is, no `@` (userinfo) follows in the
+    /// authority: this reads the plain ASCII bytes up to `/`, `?` or `#`
+    /// and gives up (`None`, the full scan decides) at `@`, at `:` (a
+    /// password may follow), at white space (`<…>` may wrap over lines), at
+    /// non-ASCII and after a few hundred bytes. `Some(p)`: rejected, and no
+    /// byte in `body..p` is a `:` or `@`.
+    fn dead_dns_authority(&self, body: usize) -> Option<usize> {
+        let hay = self.hay;
+        if !matches!(hay.get(body), Some(b'-' | b'.')) {
+            return None;
+        }
+        let lim = hay.len().min(body + 256);
+        let mut q = body + 1;
+        while q < lim && DENSE[hay[q] as usize] & DENSE_AUTH != 0 {
+            q += 1;
+        }
+        match hay.get(q) {
+            // The end of the input ends the candidate.
+            None => Some(q),
+            _ if q == lim => None,
+            Some(&b) if b >= 0x80 || matches!(b, b':' | b'@') || ascii_is(b, flag::SPACE) => None,
+            // `/ ? #` end the authority; any other ASCII character ends
+            // the candidate.
+            Some(_) => Some(q),
+        }
     }
 
     /// Whether a candidate character that is not trimmed follows the colon
@@ -525,6 +887,8 @@ impl<'h> Scanner<'h> {
             leiri: false,
             wrapped: false,
             host_start: body,
+            unclean: usize::MAX,
+            non_dns: usize::MAX,
         };
         let limit = start + self.opts.max_len;
         let mut end;
@@ -551,7 +915,7 @@ impl<'h> Scanner<'h> {
             // Prose glued to the host, or a character no DNS name has in the
             // host of a DNS scheme, ends the IRI there.
             if !fw.wrapped
-                && let Some(cut) = authority_cut(hay, fw.host_start, end, spec.dns)
+                && let Some(cut) = authority_cut_seen(hay, &fw, end, spec.dns)
             {
                 end = cut;
                 stop = Stop::End;
@@ -642,10 +1006,13 @@ impl<'h> Scanner<'h> {
                     let from = match e.label {
                         Some(l) if !(truncated && l == e.last_label) => Some(l),
                         // Too long: every host of 4 × 254 bytes or more has
-                        // 254 or more in its ASCII form (≤ 4 bytes a char).
-                        None if h1 - h0 > MAX_HOST_LEN => {
+                        // 254 or more in its ASCII form (≤ 4 bytes a char),
+                        // but a shorter one (`www.` + 157 bytes of IDN
+                        // labels, the later `www.` inside it) may pass.
+                        None if e.too_long || h1 - h0 > MAX_HOST_LEN => {
                             Some(h1.saturating_sub(4 * (MAX_HOST_LEN + 1)))
                         }
+                        // Too few labels: a later `www.` inside has fewer.
                         None if !truncated => Some(h1),
                         _ => None,
                     };
@@ -671,28 +1038,43 @@ impl<'h> Scanner<'h> {
         from: Option<usize>,
         state: &mut ScanState,
     ) {
-        let hay = self.hay;
         if spec.kind != Kind::Www || spec.ctx != Context::Plain || fw.wrapped {
             return;
         }
-        let mut p = spec.start;
+        // The forward scan noted the first character that would make the
+        // memo unsound; the unit tests check that note against a reading.
+        #[cfg(test)]
+        assert_eq!(fw.unclean >= until, self.plain_host(spec.start, until));
+        if fw.unclean < until {
+            return;
+        }
+        state.work += (until - spec.start) as u64;
+        state.www_dead_until = until;
+        state.www_dead_from = from.unwrap_or(until);
+    }
+
+    /// Whether `hay[from..until]` holds no character that could make a scan
+    /// over it stop elsewhere or start in another context (what
+    /// `Forward::unclean` notes on the way).
+    #[cfg(test)]
+    fn plain_host(&self, from: usize, until: usize) -> bool {
+        let hay = self.hay;
+        let mut p = from;
         while p < until {
             let b = hay[p];
             if b < 0x80 {
                 if !ascii_is(b, flag::IRI) || b"()'@:/?#".contains(&b) {
-                    return;
+                    return false;
                 }
                 p += 1;
             } else {
                 match decode_at(hay, p) {
                     Some((c, n)) if classify(c) == Class::Iri && c != '‘' => p += n,
-                    _ => return,
+                    _ => return false,
                 }
             }
         }
-        state.work += (until - spec.start) as u64;
-        state.www_dead_until = until;
-        state.www_dead_from = from.unwrap_or(until);
+        true
     }
 
     /// Whether the authority ending at `p` (at `/`, `?` or `#`) stays in
@@ -748,6 +1130,8 @@ impl<'h> Scanner<'h> {
             leiri: fw.leiri,
             wrapped: false,
             host_start: fw.host_start,
+            unclean: fw.unclean,
+            non_dns: fw.non_dns,
         };
         let (q, stop) = self.forward(p, &mut probe, ctx, false, false, r + 1, state);
         !(stop == Stop::End && q <= r)
@@ -782,8 +1166,30 @@ impl<'h> Scanner<'h> {
                 break Stop::Limit;
             }
             if b < 0x80 {
+                // Letters, digits and the like: nothing to keep track of
+                // but whether a host may hold them.
+                let d = DENSE[b as usize];
+                if d & DENSE_PLAIN != 0 {
+                    if d & DENSE_HOST == 0 {
+                        fw.non_dns = fw.non_dns.min(p);
+                    }
+                    // The rest of a run of such bytes that a host may
+                    // hold, in a tight loop (hosts may be kilobytes long).
+                    const BOTH: u8 = DENSE_PLAIN | DENSE_HOST;
+                    let stop = limit.min(hay.len());
+                    p += 1;
+                    if p < stop {
+                        p += hay[p..stop]
+                            .iter()
+                            .position(|&b| DENSE[b as usize] & BOTH != BOTH)
+                            .unwrap_or(stop - p);
+                    }
+                    continue;
+                }
+                fw.non_dns = fw.non_dns.min(p);
                 let f = crate::chars::ASCII[b as usize];
                 if f & flag::IRI != 0 {
+                    fw.unclean = fw.unclean.min(p);
                     match b {
                         b'/' | b'?' | b'#' if authority => break Stop::Delimiter,
                         b'@' if authority => {
@@ -791,6 +1197,7 @@ impl<'h> Scanner<'h> {
                                 break Stop::End;
                             }
                             fw.host_start = p + 1;
+                            fw.non_dns = usize::MAX;
                         }
                         b'(' => fw.stack.push('('),
                         b')' => {
@@ -810,6 +1217,7 @@ impl<'h> Scanner<'h> {
                     }
                     p += 1;
                 } else if f & flag::LEIRI != 0 {
+                    fw.unclean = fw.unclean.min(p);
                     if b == b'[' && authority && p == fw.host_start {
                         // IP-literal (RFC 3986 §3.2.2): up to its `]`.
                         let close = ip_literal_end(hay, p, limit);
@@ -850,7 +1258,15 @@ impl<'h> Scanner<'h> {
                     break Stop::End;
                 }
             } else {
-                let Some((c, n)) = decode_at(hay, p) else {
+                // Two-byte characters (Latin, Greek, Cyrillic, Hebrew,
+                // Arabic…) decoded in place: the general decoder is a call.
+                let two = match (b, hay.get(p + 1)) {
+                    (0xC2..=0xDF, Some(&b1)) if b1 & 0xC0 == 0x80 => {
+                        char::from_u32((u32::from(b & 0x1F) << 6) | u32::from(b1 & 0x3F))
+                    }
+                    _ => None,
+                };
+                let Some((c, n)) = two.map(|c| (c, 2)).or_else(|| decode_at(hay, p)) else {
                     break Stop::End;
                 };
                 match classify(c) {
@@ -858,10 +1274,17 @@ impl<'h> Scanner<'h> {
                         if ctx == Context::Quote(c) {
                             break Stop::End;
                         }
+                        if c == '‘' {
+                            fw.unclean = fw.unclean.min(p);
+                        }
                     }
                     Class::End => break Stop::End,
-                    Class::Open => fw.stack.push(bracket_key(c).unwrap_or(c)),
+                    Class::Open => {
+                        fw.unclean = fw.unclean.min(p);
+                        fw.stack.push(bracket_key(c).unwrap_or(c));
+                    }
                     Class::Close => {
+                        fw.unclean = fw.unclean.min(p);
                         let key = bracket_key(c);
                         if key.is_some() && fw.stack.last().copied() == key {
                             fw.stack.pop();
@@ -924,9 +1347,40 @@ impl<'h> Scanner<'h> {
         end
     }
 
-    /// An e-mail address around trigger `at` = `@` (PRODUCT.md §1.1).
-    fn try_email(&mut self, at: usize, state: &mut ScanState) -> Option<Candidate> {
+    /// An e-mail address around trigger `at` = `@` (PRODUCT.md §1.1). When
+    /// there is none, the error says where the search for the next `:` or
+    /// `@` may resume (after the domain, which holds neither).
+    fn try_email(&mut self, at: usize, state: &mut ScanState) -> Result<Candidate, usize> {
         let hay = self.hay;
+        // The domain first (`a@a@a@…`: no dot, and the next trigger is
+        // where it stops): letters, digits, `-` and `.` of any script.
+        let mut end = at + 1;
+        let (mut dot, mut non_ascii) = (false, false);
+        while end < hay.len() && end - at <= 256 {
+            let b = hay[end];
+            if b < 0x80 {
+                if !ascii_is(b, flag::DOMAIN) {
+                    break;
+                }
+                dot |= b == b'.';
+                end += 1;
+            } else {
+                match decode_at(hay, end) {
+                    Some((c, n)) if crate::chars::is_word_char_non_ascii(c) => {
+                        non_ascii = true;
+                        end += n;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        state.work += (end - at) as u64;
+        let miss = end;
+        // `a@b.com_` is glued to an identifier, not an address (like
+        // `http://a.com_`, PRODUCT.md §1.1); a domain needs a dot.
+        if !dot || end - at > 254 || hay.get(end) == Some(&b'_') {
+            return Err(miss);
+        }
         // The local part: the run of local characters before `@`.
         let floor = state.last_end;
         let mut i = at;
@@ -953,7 +1407,7 @@ impl<'h> Scanner<'h> {
             }
             if at - i > MAX_RUN {
                 state.work += MAX_RUN as u64;
-                return None;
+                return Err(miss);
             }
         }
         state.work += (at - i) as u64;
@@ -968,34 +1422,7 @@ impl<'h> Scanner<'h> {
             i += 1;
         }
         if i == at {
-            return None;
-        }
-        // The domain: letters, digits, `-` and `.` of any script.
-        let mut end = at + 1;
-        let (mut dot, mut non_ascii) = (false, false);
-        while end < hay.len() && end - at <= 256 {
-            let b = hay[end];
-            if b < 0x80 {
-                if !ascii_is(b, flag::DOMAIN) {
-                    break;
-                }
-                dot |= b == b'.';
-                end += 1;
-            } else {
-                match decode_at(hay, end) {
-                    Some((c, n)) if crate::chars::is_word_char_non_ascii(c) => {
-                        non_ascii = true;
-                        end += n;
-                    }
-                    _ => break,
-                }
-            }
-        }
-        state.work += (end - at) as u64;
-        // `a@b.com_` is glued to an identifier, not an address (like
-        // `http://a.com_`, PRODUCT.md §1.1); a domain needs a dot.
-        if !dot || end - at > 254 || hay.get(end) == Some(&b'_') {
-            return None;
+            return Err(miss);
         }
         // (Prose glued to the domain needs a non-ASCII character.)
         if non_ascii && let Some(cut) = glued_prose_at(hay, at + 1, end) {
@@ -1005,16 +1432,22 @@ impl<'h> Scanner<'h> {
             end -= 1;
         }
         // The last label starts with a letter (`?@24.79.92.194` is not an address).
-        let tld = at + 2 + memchr::memrchr(b'.', &hay[at + 1..end])?;
-        let first = match *hay.get(tld)? {
-            b if b < 0x80 => b as char,
-            _ => decode_at(hay, tld)?.0,
+        let Some(dot) = memchr::memrchr(b'.', &hay[at + 1..end]) else {
+            return Err(miss);
         };
-        if !first.is_alphabetic() {
-            return None;
+        let tld = at + 2 + dot;
+        let first = match hay.get(tld) {
+            Some(&b) if b < 0x80 => Some(b as char),
+            Some(_) => decode_at(hay, tld).map(|(c, _)| c),
+            None => None,
+        };
+        if !first.is_some_and(char::is_alphabetic) {
+            return Err(miss);
         }
-        check_dns_host(hay, at + 1, end, 2).ok()?;
-        Some(Candidate {
+        if check_dns_host(hay, at + 1, end, 2).is_err() {
+            return Err(miss);
+        }
+        Ok(Candidate {
             start: i,
             end,
             kind: Kind::Email,
@@ -1037,11 +1470,12 @@ enum Wrap {
 /// Where an authority (its host starting at `host_start`, ending at `end`)
 /// ends the IRI early: prose glued to the host's last label, or, for DNS
 /// schemes, a character that cannot be in the host or port.
+#[cfg(test)]
 pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool) -> Option<usize> {
     let (h0, h1) = host_range(hay, host_start, end);
     let glued = glued_prose_at(hay, h0, h1);
     let dns_cut = if dns {
-        dns_authority_cut(hay, h0, h1, end)
+        crate::host_check::dns_authority_cut(hay, h0, h1, end)
     } else {
         None
     };
@@ -1049,6 +1483,29 @@ pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
+}
+
+/// [`authority_cut`] for the authority the forward scan `fw` just read up to
+/// `end`: the first byte no DNS host holds is known from that scan.
+fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Option<usize> {
+    let (h0, h1) = host_range(hay, fw.host_start, end);
+    let glued = glued_prose_at(hay, h0, h1);
+    let dns_cut = if !dns {
+        None
+    } else if hay.get(h0) != Some(&b'[') && fw.non_dns < h1 {
+        Some(fw.non_dns)
+    } else {
+        dns_port_cut(hay, h1, end)
+    };
+    let cut = match (glued, dns_cut) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    // The unit tests (the reference scanner's property tests among them)
+    // hold the shortcut to the full reading.
+    #[cfg(test)]
+    assert_eq!(cut, authority_cut(hay, fw.host_start, end, dns));
+    cut
 }
 
 /// The host within an authority whose host part starts at `host_start` and
@@ -1182,6 +1639,68 @@ mod tests {
                 large.len()
             );
         }
+    }
+
+    #[test]
+    fn zero_bytes_finds_the_first_zero_byte() {
+        // Words of bytes near the interesting values (0, 1, 0x80, 0xFF and
+        // the trigger bytes), from a fixed xorshift sequence.
+        let values = [
+            0u8, 1, 2, 0x7F, 0x80, 0x81, 0xFE, 0xFF, b':', b'@', b';', b'A',
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bytes: [u8; 8] = std::array::from_fn(|i| values[(x >> (i * 4)) as usize % 12]);
+            let w = u64::from_le_bytes(bytes);
+            let m = zero_bytes(w);
+            let first = bytes.iter().position(|&b| b == 0);
+            let got = (m != 0).then(|| (m.trailing_zeros() / 8) as usize);
+            assert_eq!(got, first, "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn dns_schemes_in_any_case() {
+        // Every string of up to 5 bytes over an alphabet of the letters of
+        // the DNS schemes in both cases and bytes one bit away from them.
+        let alphabet = b"wWsShHtTpPfF7W@`\x13";
+        let plain = |s: &[u8]| {
+            ["http", "https", "ftp", "ws", "wss"]
+                .iter()
+                .any(|d| s.eq_ignore_ascii_case(d.as_bytes()))
+        };
+        let mut words: Vec<Vec<u8>> = vec![vec![]];
+        for _ in 0..5 {
+            let longer: Vec<Vec<u8>> = words
+                .iter()
+                .filter(|w| w.len() < 5)
+                .flat_map(|w| {
+                    alphabet.iter().map(move |&b| {
+                        let mut v = w.clone();
+                        v.push(b);
+                        v
+                    })
+                })
+                .collect();
+            words.extend(longer);
+            words.sort();
+            words.dedup();
+        }
+        let mut dns = 0;
+        for w in &words {
+            assert_eq!(
+                is_dns_scheme(w),
+                plain(w),
+                "{:?}",
+                String::from_utf8_lossy(w)
+            );
+            dns += usize::from(plain(w));
+        }
+        // 2^2 + 2^3 + 2^3 + 2^4 + 2^5 case variants.
+        assert_eq!(dns, 68);
     }
 
     #[test]
