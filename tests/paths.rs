@@ -376,3 +376,19 @@ fn a_read_error_keeps_the_hits_before_it() {
         assert_eq!(rows, expected[..rows.len()], "{threads} threads");
     }
 }
+
+/// The parallel pipeline holds a bounded number of blocks, whatever the
+/// size of the input: here 2 threads read blocks of 1 MiB, and 24 MiB of
+/// input go through buffers of at most ten blocks.
+#[test]
+fn parallel_memory_is_bounded() {
+    let unit = "see http://a.example/x and mail b@c.example, then www.d.example/y\n";
+    let text = unit.repeat((24 << 20) / unit.len());
+    let summary = Searcher::new(Finder::new())
+        .threads(2)
+        .scan_reader(text.as_bytes(), |_| Ok(true))
+        .unwrap();
+    assert_eq!(summary.bytes, text.len() as u64);
+    assert_eq!(summary.hits, 3 * (text.len() / unit.len()) as u64);
+    assert!(summary.peak_buffer <= 10 << 20, "{}", summary.peak_buffer);
+}
