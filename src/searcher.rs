@@ -137,6 +137,12 @@ impl Searcher {
     /// k-1, while this thread reads and decodes block k+1 (UTF-8 straight
     /// into the scan buffer). The buffer holds up to nine blocks; hits come
     /// out in the same order as with one thread.
+    ///
+    /// The pool is rayon's global pool. The calling thread reads and then
+    /// waits for the pool: for the best throughput, make it one of the
+    /// pool's threads (`rayon::ThreadPoolBuilder::use_current_thread`, as
+    /// the command line does), so that it works on the pool's jobs while it
+    /// waits instead of competing with a full pool for the cores.
     pub fn threads(mut self, threads: usize) -> Searcher {
         self.threads = threads.max(1);
         self
