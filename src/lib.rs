@@ -21,6 +21,7 @@ mod lines;
 mod normalize;
 mod parallel;
 mod parse;
+mod read_at;
 #[cfg(test)]
 mod reference;
 mod resolve;
@@ -49,6 +50,7 @@ pub use normalize::{
 pub use parse::{
     HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
 };
+pub use read_at::ReadAt;
 pub use resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use scanner::{DEFAULT_MAX_LEN, Kind};
 pub use schemes::is_registered_scheme;

@@ -20,6 +20,7 @@ use crate::finder::Finder;
 use crate::hit::Hit;
 use crate::lines::{LineCounter, count_region};
 use crate::parallel::{MIN_PIECE, scan_window};
+use crate::read_at::{Fill, Positional, ReadAt, Sequential};
 use crate::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
 use crate::transcode::{OffsetMapper, Transcoder};
 
@@ -135,8 +136,10 @@ impl Searcher {
     /// a pipeline with one rayon round per block: the pool scans block k in
     /// pieces cut at white space and locates and maps the hits of block
     /// k-1, while this thread reads and decodes block k+1 (UTF-8 straight
-    /// into the scan buffer). The buffer holds up to nine blocks; hits come
-    /// out in the same order as with one thread.
+    /// into the scan buffer; a file given to [`scan_file`](Searcher::scan_file)
+    /// is read in pieces on the pool) and hands the mapped hits of block
+    /// k-2 to the sink. The buffer holds up to nine blocks; hits come out
+    /// in the same order as with one thread.
     ///
     /// The pool is rayon's global pool. The calling thread reads and then
     /// waits for the pool: for the best throughput, make it one of the
@@ -169,7 +172,52 @@ impl Searcher {
         R: Read,
         F: FnMut(&Hit<'_>) -> io::Result<bool>,
     {
-        self.run(reader, &mut Borrowed(sink))
+        self.run(Sequential(reader), &mut Borrowed(sink))
+    }
+
+    /// Like [`scan_reader`](Searcher::scan_reader), for input that can be
+    /// read at any offset — a [`File`](std::fs::File) — from its first
+    /// byte. With several threads, each block is read in pieces on the pool
+    /// (beside the scanning of the block before) instead of by the calling
+    /// thread alone.
+    ///
+    /// ```
+    /// use iriscan::{Finder, Searcher};
+    /// let path = std::env::temp_dir().join(format!("iriscan-doc-{}.txt", std::process::id()));
+    /// std::fs::write(&path, "see https://example.org/ü\n".repeat(100_000)).unwrap();
+    /// let file = std::fs::File::open(&path).unwrap();
+    /// let mut count = 0;
+    /// let summary = Searcher::new(Finder::new())
+    ///     .threads(2)
+    ///     .scan_file(&file, |hit| {
+    ///         assert_eq!(hit.iri(), "https://example.org/ü");
+    ///         count += 1;
+    ///         Ok(true)
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!((count, summary.bytes), (100_000, 2_700_000));
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
+    pub fn scan_file<F, S>(&self, file: &F, sink: S) -> io::Result<Summary>
+    where
+        F: ReadAt + ?Sized,
+        S: FnMut(&Hit<'_>) -> io::Result<bool>,
+    {
+        let input = Positional::new(file, self.threads > 1);
+        self.run(input, &mut Borrowed(sink))
+    }
+
+    /// [`scan_reader_map`](Searcher::scan_reader_map) for input that can be
+    /// read at any offset, as [`scan_file`](Searcher::scan_file) reads it.
+    pub fn scan_file_map<F, T, M, S>(&self, file: &F, map: M, sink: S) -> io::Result<Summary>
+    where
+        F: ReadAt + ?Sized,
+        T: Send,
+        M: Fn(&Hit<'_>) -> T + Sync,
+        S: FnMut(T) -> io::Result<bool>,
+    {
+        let input = Positional::new(file, self.threads > 1);
+        self.run(input, &mut Mapped { map, sink })
     }
 
     /// Like [`scan_reader`](Searcher::scan_reader), but each hit first goes
@@ -202,10 +250,10 @@ impl Searcher {
         M: Fn(&Hit<'_>) -> T + Sync,
         F: FnMut(T) -> io::Result<bool>,
     {
-        self.run(reader, &mut Mapped { map, sink })
+        self.run(Sequential(reader), &mut Mapped { map, sink })
     }
 
-    fn run<R: Read, D: Delivery>(&self, reader: R, delivery: &mut D) -> io::Result<Summary> {
+    fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> io::Result<Summary> {
         let opts = self.finder.options();
         let parallel = self.threads > 1;
         let block = if parallel {
@@ -226,6 +274,9 @@ impl Searcher {
         // every window.
         let mut found: Vec<Vec<Candidate>> = Vec::new();
         let mut pending: Vec<Vec<Candidate>> = Vec::new();
+        // Mapped hits of the window before `pending`, to deliver during the
+        // next round.
+        let mut kept: Option<D::Kept> = None;
         let mut base = 0usize;
         let mut state = ScanState::default();
         let mut lines = Lines {
@@ -256,7 +307,7 @@ impl Searcher {
                     (buf.bytes(), &mut [])
                 };
                 let scan = &mut found;
-                let located = rayon::in_place_scope(|scope| {
+                let (located, flushed) = rayon::in_place_scope(|scope| {
                     scope.spawn(|_| {
                         scan.iter_mut().for_each(Vec::clear);
                         if to > st.pos {
@@ -273,30 +324,53 @@ impl Searcher {
                             source.fill(&mut ahead, block).map(|eof| (0, eof))
                         };
                     }
+                    // The hits of the window before, kept by the last
+                    // round, go to the sink while the pool scans.
+                    let flushed = match kept.take() {
+                        Some(k) => delivery.flush(k),
+                        None => Ok(true),
+                    };
+                    if !matches!(flushed, Ok(true)) {
+                        return (Vec::new(), flushed);
+                    }
                     let mut ctx = Locate {
                         lines: &mut lines,
                         window,
                         base,
                         transcoder: &source.transcoder,
                     };
-                    delivery.locate(&pending, &mut ctx)
+                    (delivery.locate(&pending, &mut ctx), flushed)
                 });
                 state = st;
-                hits += count(&pending);
-                let mut go_on = delivery.deliver(located)?;
+                let mut go_on = flushed?;
+                if go_on {
+                    hits += count(&pending);
+                    (go_on, kept) = delivery.keep(located)?;
+                } else {
+                    drop(located);
+                }
                 std::mem::swap(&mut found, &mut pending);
                 if go_on && (at_end || read.is_err()) {
                     // The last window's hits (before a read error too: the
                     // bytes read decide them).
-                    hits += count(&pending);
-                    let mut ctx = Locate {
-                        lines: &mut lines,
-                        window: buf.bytes(),
-                        base,
-                        transcoder: &source.transcoder,
-                    };
-                    let located = delivery.locate(&pending, &mut ctx);
-                    go_on = delivery.deliver(located)?;
+                    if let Some(k) = kept.take() {
+                        go_on = delivery.flush(k)?;
+                    }
+                    if go_on {
+                        hits += count(&pending);
+                        let mut ctx = Locate {
+                            lines: &mut lines,
+                            window: buf.bytes(),
+                            base,
+                            transcoder: &source.transcoder,
+                        };
+                        let located = delivery.locate(&pending, &mut ctx);
+                        let last;
+                        (go_on, last) = delivery.keep(located)?;
+                        if let (true, Some(k)) = (go_on, last) {
+                            go_on = delivery.flush(k)?;
+                        }
+                    }
                 }
                 let (n, end) = read?;
                 buf.commit(n);
@@ -379,8 +453,20 @@ trait Delivery {
         ctx: &mut Locate<'_, 'h>,
     ) -> Vec<Vec<Self::Item<'h>>>;
 
-    /// Hands located hits to the sink, in order.
-    fn deliver(&mut self, located: Vec<Vec<Self::Item<'_>>>) -> io::Result<bool>;
+    /// Located hits that own their data, kept from one parallel round to
+    /// be delivered during the next (while the pool scans the next window),
+    /// so that the sink does not run while the pool waits.
+    type Kept;
+
+    /// Hands located hits to the sink, in order, or keeps them for
+    /// [`flush`](Delivery::flush) (hits that borrow the buffer are
+    /// delivered at once); returns whether to go on, and what was kept.
+    fn keep(&mut self, located: Vec<Vec<Self::Item<'_>>>)
+    -> io::Result<(bool, Option<Self::Kept>)>;
+
+    /// Hands what [`keep`](Delivery::keep) kept to the sink, in order;
+    /// returns whether to go on.
+    fn flush(&mut self, kept: Self::Kept) -> io::Result<bool>;
 }
 
 /// The hits themselves, borrowed, to a sink (`scan_reader`).
@@ -397,12 +483,18 @@ impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
         ctx.locate(pieces, |hit| hit)
     }
 
-    fn deliver(&mut self, located: Vec<Vec<Hit<'_>>>) -> io::Result<bool> {
+    type Kept = ();
+
+    fn keep(&mut self, located: Vec<Vec<Hit<'_>>>) -> io::Result<(bool, Option<()>)> {
         for hit in located.iter().flatten() {
             if !(self.0)(hit)? {
-                return Ok(false);
+                return Ok((false, None));
             }
         }
+        Ok((true, None))
+    }
+
+    fn flush(&mut self, (): ()) -> io::Result<bool> {
         Ok(true)
     }
 }
@@ -431,7 +523,13 @@ where
         ctx.locate(pieces, |hit| map(&hit))
     }
 
-    fn deliver(&mut self, located: Vec<Vec<T>>) -> io::Result<bool> {
+    type Kept = Vec<Vec<T>>;
+
+    fn keep(&mut self, located: Vec<Vec<T>>) -> io::Result<(bool, Option<Vec<Vec<T>>>)> {
+        Ok((true, Some(located)))
+    }
+
+    fn flush(&mut self, located: Vec<Vec<T>>) -> io::Result<bool> {
         for t in located.into_iter().flatten() {
             if !(self.sink)(t)? {
                 return Ok(false);
@@ -703,7 +801,7 @@ struct Source<R> {
     bytes: u64,
 }
 
-impl<R: Read> Source<R> {
+impl<R: Fill> Source<R> {
     /// Reads the first bytes (up to the detection prefix, or to the end) and
     /// chooses the charset.
     fn open(mut reader: R, encoding: Option<&'static Encoding>) -> io::Result<Source<R>> {
@@ -761,7 +859,7 @@ impl<R: Read> Source<R> {
     }
 }
 
-impl<R: Read> Source<R> {
+impl<R: Fill> Source<R> {
     /// UTF-8 input (the identity transcoder) only: reads up to
     /// `spare.len()` bytes into `spare`; returns how many bytes of UTF-8 it
     /// now starts with (a BOM skipped) and whether the input ended.
@@ -817,30 +915,20 @@ impl<R> Source<R> {
 
 /// Reads until `buf` is full or the reader ends; returns how many bytes
 /// were read and whether it ended.
-fn read_into<R: Read>(
+fn read_into<R: Fill>(
     reader: &mut R,
     buf: &mut [u8],
     bytes: &mut u64,
 ) -> io::Result<(usize, bool)> {
-    let mut n = 0;
-    while n < buf.len() {
-        match reader.read(&mut buf[n..]) {
-            Ok(0) => return Ok((n, true)),
-            Ok(k) => {
-                n += k;
-                *bytes += k as u64;
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((n, false))
+    let (n, ended) = reader.fill(buf)?;
+    *bytes += n as u64;
+    Ok((n, ended))
 }
 
 /// Reads until `want` more bytes are in `buf` or the reader ends; returns
 /// whether it ended. (The buffer's storage is initialized once and reused;
 /// a reader handing out one byte at a time costs one read a byte.)
-fn read_up_to<R: Read>(
+fn read_up_to<R: Fill>(
     reader: &mut R,
     buf: &mut RollBuffer,
     want: usize,

@@ -1,11 +1,12 @@
 //! One input, every path, identical hits (ripgrep's SearcherTester habit):
 //! the slice path (`Finder::find_iter`) and the streaming path
 //! (`Searcher::scan_reader`) with every small buffer size and readers that
-//! return a few bytes at a time.
+//! return a few bytes at a time, files read at offsets
+//! (`Searcher::scan_file`), and the parallel pipeline.
 
 use std::io::Read;
 
-use iriscan::{Finder, Hit, Searcher};
+use iriscan::{Finder, Hit, ReadAt, Searcher};
 use proptest::prelude::*;
 
 /// Everything a hit reports, as plain data.
@@ -242,7 +243,141 @@ fn a_sink_that_stops_gets_no_more_hits() {
                 "{threads} threads, stop after {stop_after}"
             );
             assert!(summary.hits >= stop_after as u64);
+            // Mapped hits are delivered a round late, while the pool scans
+            // the next window; a stop there must hold as well.
+            let mut rows = Vec::new();
+            Searcher::new(Finder::new())
+                .threads(threads)
+                .scan_file_map(text.as_bytes(), row, |r| {
+                    rows.push(r);
+                    Ok(rows.len() < stop_after)
+                })
+                .unwrap();
+            assert_eq!(
+                rows,
+                expected[..stop_after],
+                "mapped, {threads} threads, stop after {stop_after}"
+            );
         }
+    }
+}
+
+/// Input read at offsets that hands out at most `chunk` bytes per read.
+struct ShortReads<'a> {
+    data: &'a [u8],
+    chunk: usize,
+}
+
+impl ReadAt for ShortReads<'_> {
+    fn read_at(&self, out: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        let n = self.chunk.min(out.len());
+        self.data.read_at(&mut out[..n], offset)
+    }
+}
+
+fn file_rows<F: ReadAt + ?Sized>(searcher: Searcher, input: &F) -> Vec<Row> {
+    let mut rows = Vec::new();
+    searcher
+        .scan_file(input, |h| {
+            rows.push(row(h));
+            Ok(true)
+        })
+        .expect("in-memory reads do not fail");
+    rows
+}
+
+/// Files are read at offsets — with several threads, each block in pieces
+/// on the pool: the same hits as the slice, whatever the threads, the
+/// block size and the size of the reads; a real file too.
+#[test]
+fn files_read_at_offsets_agree_on_a_large_input() {
+    let text = large_text();
+    let finder = Finder::new();
+    let expected = slice_rows(finder, text.as_bytes());
+    for (threads, buffer, chunk) in [
+        (1, 1 << 16, usize::MAX),
+        (1, 7, 1000),
+        (2, 1, usize::MAX),
+        (2, 1, 4097),
+        (3, 3 << 20, 65_537),
+        (4, 1, 100_000),
+        (8, 1, usize::MAX),
+    ] {
+        let searcher = Searcher::new(finder)
+            .encoding(Some(encoding_rs::UTF_8))
+            .threads(threads)
+            .buffer_size(buffer);
+        let input = ShortReads {
+            data: text.as_bytes(),
+            chunk,
+        };
+        assert_eq!(
+            file_rows(searcher, &input),
+            expected,
+            "{threads} threads, buffer {buffer}, reads of {chunk}"
+        );
+    }
+    let path = std::env::temp_dir().join(format!("iriscan-paths-{}.txt", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    for threads in [1, 2] {
+        let searcher = Searcher::new(finder).threads(threads);
+        assert_eq!(
+            file_rows(searcher, &file),
+            expected,
+            "file, {threads} threads"
+        );
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// Input read at offsets whose reads fail from `fail_at` on.
+struct FailingFrom<'a> {
+    data: &'a [u8],
+    fail_at: u64,
+}
+
+impl ReadAt for FailingFrom<'_> {
+    fn read_at(&self, out: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        if offset >= self.fail_at {
+            return Err(std::io::Error::other("bad sector"));
+        }
+        let n = out.len().min((self.fail_at - offset) as usize);
+        self.data.read_at(&mut out[..n], offset)
+    }
+}
+
+/// A read at an offset that fails ends the scan with that error, after the
+/// hits the bytes before it decide, on every path.
+#[test]
+fn a_failed_read_at_an_offset_keeps_the_hits_before_it() {
+    let text = large_text();
+    let expected = slice_rows(Finder::new(), text.as_bytes());
+    let fail_at = (2 << 20) + 12_345;
+    let decided = expected
+        .iter()
+        .filter(|r| r.1 + (16 << 10) < fail_at)
+        .count();
+    for threads in [1, 2, 4] {
+        let mut rows = Vec::new();
+        let input = FailingFrom {
+            data: text.as_bytes(),
+            fail_at: fail_at as u64,
+        };
+        let err = Searcher::new(Finder::new())
+            .threads(threads)
+            .scan_file_map(&input, row, |r| {
+                rows.push(r);
+                Ok(true)
+            })
+            .unwrap_err();
+        assert_eq!(err.to_string(), "bad sector");
+        assert!(
+            rows.len() >= decided,
+            "{threads} threads: {} < {decided}",
+            rows.len()
+        );
+        assert_eq!(rows, expected[..rows.len()], "{threads} threads");
     }
 }
 
@@ -271,6 +406,12 @@ fn parallel_paths_agree_on_legacy_charsets() {
                 searcher_rows(one.threads(threads), &bytes, 1 << 20),
                 expected,
                 "{}, {threads} threads",
+                encoding.name()
+            );
+            assert_eq!(
+                file_rows(one.threads(threads), &bytes[..]),
+                expected,
+                "{}, {threads} threads, read at offsets",
                 encoding.name()
             );
         }

@@ -206,7 +206,7 @@ impl<W: Write> Job<W> {
     /// failed (reported on standard error), or the output error.
     fn input(&mut self, input: &Input, progress: &Progress) -> io::Result<bool> {
         let reader = match input.open() {
-            Ok(r) => progress.wrap(r, &input.name),
+            Ok(r) => r,
             Err(e) => {
                 report(&input.name, &e);
                 return Ok(true);
@@ -218,6 +218,8 @@ impl<W: Write> Job<W> {
                 let name = input.name.as_str();
                 let r = scan::scan_input(
                     reader,
+                    name,
+                    progress,
                     searcher,
                     |hit| renderer.render(name, hit),
                     |rendered| printer.emit(rendered),
@@ -233,6 +235,7 @@ impl<W: Write> Job<W> {
                 Ok(failed)
             }
             Job::Lines(opts, encoding, printer) => {
+                let reader = progress.wrap(reader, &input.name);
                 let mut decoded = match Decoded::new(reader, *encoding) {
                     Ok(d) => d,
                     Err(err) => {
@@ -269,7 +272,7 @@ impl<W: Write> Job<W> {
             .map(|input| {
                 let reader = input.open().map_err(|e| (0, e))?;
                 let name = input.name.as_str();
-                scan::collect_input(progress.wrap(reader, name), &one_thread, |hit| {
+                scan::collect_input(reader, name, progress, &one_thread, |hit| {
                     renderer.render(name, hit)
                 })
                 .map_err(|e| match e {

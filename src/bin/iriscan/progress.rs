@@ -36,14 +36,20 @@ impl Progress {
 
     /// Counts what `reader` yields; names the input being read.
     pub fn wrap<R: Read>(&self, reader: R, name: &str) -> Counted<R> {
-        self.bar.set_message(name.to_string());
+        self.name(name);
         Counted {
             inner: reader,
             progress: self.clone(),
         }
     }
 
-    fn advance(&self, n: usize) {
+    /// Names the input being read.
+    pub fn name(&self, name: &str) {
+        self.bar.set_message(name.to_string());
+    }
+
+    /// Counts `n` more bytes read.
+    pub fn advance(&self, n: usize) {
         self.bar.inc(n as u64);
         if self.terminal && self.bar.is_hidden() && self.start.elapsed() > DELAY {
             self.bar

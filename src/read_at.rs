@@ -1,0 +1,289 @@
+//! Input read at any offset, from several threads at once: a regular file.
+//!
+//! With one thread a file is read like any reader. With several, the
+//! [`Searcher`](crate::Searcher) splits each block it reads into pieces and
+//! reads them on the pool, side by side with the scanning of the block
+//! before: the copy out of the page cache (a quarter of a parallel round on
+//! link-dense text when the reading thread did it alone) is shared by the
+//! threads like the scanning.
+
+use std::fs::File;
+use std::io::{self, Read};
+
+use rayon::prelude::*;
+
+/// Input that can be read at any offset through a shared reference, from
+/// several threads at once, like [`File`] (`pread` on Unix): the bytes at
+/// an offset are those a reader would have seen there.
+pub trait ReadAt: Sync {
+    /// Reads up to `buf.len()` bytes starting at `offset`; returns how many
+    /// (0 at the end of the input).
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
+}
+
+impl ReadAt for File {
+    #[cfg(unix)]
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        std::os::unix::fs::FileExt::read_at(self, buf, offset)
+    }
+
+    #[cfg(windows)]
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        std::os::windows::fs::FileExt::seek_read(self, buf, offset)
+    }
+}
+
+impl<T: ReadAt + ?Sized> ReadAt for &T {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        (**self).read_at(buf, offset)
+    }
+}
+
+impl ReadAt for [u8] {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.len());
+        let n = buf.len().min(self.len() - start);
+        buf[..n].copy_from_slice(&self[start..start + n]);
+        Ok(n)
+    }
+}
+
+/// How the searcher's input fills a buffer: as a reader (one read after
+/// the other), or in pieces read side by side on the pool.
+pub(crate) trait Fill: Read {
+    /// Reads until `buf` is full or the input ends; returns how many bytes
+    /// were read and whether it ended. A read error after some bytes ends
+    /// the fill with those bytes; the error comes with the next fill (the
+    /// read is tried again), so that the bytes before it are scanned.
+    fn fill(&mut self, buf: &mut [u8]) -> io::Result<(usize, bool)> {
+        deferred(fill_from(buf, |b| self.read(b)))
+    }
+}
+
+/// Any reader, read one read after the other.
+pub(crate) struct Sequential<R>(pub R);
+
+impl<R: Read> Read for Sequential<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl<R: Read> Fill for Sequential<R> {}
+
+/// The size of the pieces a block is read in on the pool.
+const READ_PIECE: usize = 128 << 10;
+
+/// A [`ReadAt`] input read from its start, in order; a large fill is read
+/// in pieces on the rayon pool when `parallel`.
+pub(crate) struct Positional<'a, F: ?Sized> {
+    input: &'a F,
+    offset: u64,
+    parallel: bool,
+}
+
+impl<'a, F: ReadAt + ?Sized> Positional<'a, F> {
+    pub(crate) fn new(input: &'a F, parallel: bool) -> Self {
+        Positional {
+            input,
+            offset: 0,
+            parallel,
+        }
+    }
+}
+
+impl<F: ReadAt + ?Sized> Read for Positional<'_, F> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.input.read_at(buf, self.offset)?;
+        self.offset += n as u64;
+        Ok(n)
+    }
+}
+
+impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
+    fn fill(&mut self, buf: &mut [u8]) -> io::Result<(usize, bool)> {
+        if !self.parallel || buf.len() <= READ_PIECE {
+            return deferred(fill_from(buf, |b| self.read(b)));
+        }
+        let (input, offset) = (self.input, self.offset);
+        let pieces: Vec<(usize, (usize, io::Result<bool>))> = buf
+            .par_chunks_mut(READ_PIECE)
+            .enumerate()
+            .map(|(k, piece)| {
+                let mut at = offset + (k * READ_PIECE) as u64;
+                let len = piece.len();
+                let read = fill_from(piece, |b| {
+                    let n = input.read_at(b, at)?;
+                    at += n as u64;
+                    Ok(n)
+                });
+                (len, read)
+            })
+            .collect();
+        // The bytes read are those up to the first piece that came short:
+        // the end of the input (a file that grew meanwhile is read on from
+        // there by the next fill, as a reader would), or an error, which
+        // counts only where a reader would have met it.
+        let mut n = 0;
+        let mut result = Ok(false);
+        for (len, (got, read)) in pieces {
+            n += got;
+            match read {
+                Ok(false) if got == len => continue,
+                Ok(_) => result = Ok(true),
+                Err(e) => result = Err(e),
+            }
+            break;
+        }
+        self.offset += n as u64;
+        deferred((n, result))
+    }
+}
+
+/// A fill's outcome: an error after some bytes is left for the next fill.
+fn deferred((n, read): (usize, io::Result<bool>)) -> io::Result<(usize, bool)> {
+    match read {
+        Ok(ended) => Ok((n, ended)),
+        Err(_) if n > 0 => Ok((n, false)),
+        Err(e) => Err(e),
+    }
+}
+
+/// Calls `read` until `buf` is full, it returns 0 (the end) or fails;
+/// retries interrupted reads. Returns the bytes read, and whether the
+/// input ended or the error.
+fn fill_from(
+    buf: &mut [u8],
+    mut read: impl FnMut(&mut [u8]) -> io::Result<usize>,
+) -> (usize, io::Result<bool>) {
+    let mut n = 0;
+    while n < buf.len() {
+        match read(&mut buf[n..]) {
+            Ok(0) => return (n, Ok(true)),
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return (n, Err(e)),
+        }
+    }
+    (n, Ok(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// Bytes 0, 1, …, 250, 0, 1, … up to `len`, handed out at most `step`
+    /// bytes per read; fails at `fail_at`.
+    struct Pattern {
+        len: u64,
+        step: usize,
+        fail_at: Option<u64>,
+        reads: AtomicU64,
+    }
+
+    impl ReadAt for Pattern {
+        fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+            self.reads.fetch_add(1, Ordering::Relaxed);
+            if self.reads.load(Ordering::Relaxed) % 3 == 0 {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = (buf.len() as u64)
+                .min(self.step as u64)
+                .min(self.len.saturating_sub(offset)) as usize;
+            if let Some(f) = self.fail_at {
+                if offset <= f && f < offset + n.max(1) as u64 {
+                    return Err(io::Error::other("bad block"));
+                }
+            }
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = ((offset + i as u64) % 251) as u8;
+            }
+            Ok(n)
+        }
+    }
+
+    fn expected(len: u64) -> Vec<u8> {
+        (0..len).map(|i| (i % 251) as u8).collect()
+    }
+
+    fn read_all(input: &Pattern, parallel: bool, block: usize) -> io::Result<Vec<u8>> {
+        let mut p = Positional::new(input, parallel);
+        let mut out = Vec::new();
+        let mut buf = vec![0; block];
+        loop {
+            let (n, ended) = p.fill(&mut buf)?;
+            out.extend_from_slice(&buf[..n]);
+            if ended {
+                return Ok(out);
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_read_side_by_side_give_the_bytes_in_order() {
+        for len in [
+            0,
+            1,
+            5000,
+            READ_PIECE as u64,
+            3 * READ_PIECE as u64 + 7,
+            5 << 20,
+        ] {
+            for step in [1000, 4096, 1 << 20] {
+                for block in [READ_PIECE, 4 * READ_PIECE + 3, 1 << 20] {
+                    for parallel in [false, true] {
+                        let input = Pattern {
+                            len,
+                            step,
+                            fail_at: None,
+                            reads: AtomicU64::new(0),
+                        };
+                        let got = read_all(&input, parallel, block).unwrap();
+                        assert!(got == expected(len), "{len} {step} {block} {parallel}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_error_is_returned_where_a_reader_meets_it() {
+        let input = Pattern {
+            len: 3 << 20,
+            step: 1 << 20,
+            fail_at: Some((1 << 20) + 5 * READ_PIECE as u64),
+            reads: AtomicU64::new(0),
+        };
+        let mut p = Positional::new(&input, true);
+        let mut buf = vec![0; 1 << 20];
+        assert_eq!(p.fill(&mut buf).unwrap(), (1 << 20, false));
+        // The bytes before the failing read first, then the error.
+        assert_eq!(p.fill(&mut buf).unwrap(), (5 * READ_PIECE, false));
+        let (from, to) = (1 << 20, (1 << 20) + 5 * READ_PIECE);
+        assert!(buf[..5 * READ_PIECE] == expected(to as u64)[from..]);
+        let err = p.fill(&mut buf).unwrap_err();
+        assert_eq!(err.to_string(), "bad block");
+        // …but not past the end of the input.
+        let input = Pattern {
+            len: 3 * READ_PIECE as u64,
+            step: 1 << 20,
+            fail_at: Some(5 * READ_PIECE as u64),
+            reads: AtomicU64::new(0),
+        };
+        let got = read_all(&input, true, 8 * READ_PIECE).unwrap();
+        assert_eq!(got, expected(3 * READ_PIECE as u64));
+    }
+
+    #[test]
+    fn a_slice_reads_at_offsets() {
+        let bytes: &[u8] = b"hello world";
+        let mut buf = [0; 5];
+        assert_eq!(bytes.read_at(&mut buf, 6).unwrap(), 5);
+        assert_eq!(&buf, b"world");
+        assert_eq!(bytes.read_at(&mut buf, 9).unwrap(), 2);
+        assert_eq!(bytes.read_at(&mut buf, 99).unwrap(), 0);
+    }
+}
