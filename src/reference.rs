@@ -792,6 +792,10 @@ mod tests {
             "http://www.scriptics.com参照",
             "'http://a.example/b'c",
             "http://example.org[1].",
+            // Rejected `http://-…` chains: the scheme is `http` only where
+            // its name starts the run of scheme characters.
+            "http://-a/xhttp://-a/1http://-a/+http://-a/HTTPS://-a/",
+            "http://-a/a.http://-a/1+https://-a/Xhttps://-a/ttps://-a/",
         ] {
             assert_eq!(
                 fast(t, true, true, 8192),

@@ -358,6 +358,30 @@ fn zero_bytes(x: u64) -> u64 {
 }
 
 /// Whether a scheme is one whose host must be a plausible DNS name:
+/// Whether the scheme before the `:` at `c` is certainly `http` or `https`
+/// (in any case), as [`scheme_start`] and [`is_dns_scheme`] would find:
+/// the name starts at `floor` or right after a byte that is no scheme
+/// character (`/http:`, ` https:`). False when unsure: ask them.
+#[inline]
+fn http_scheme_before(hay: &[u8], c: usize, floor: usize) -> bool {
+    let Some(last4) = c.checked_sub(4).filter(|&s| s >= floor) else {
+        return false;
+    };
+    let word =
+        |s: usize| u32::from_le_bytes([hay[s], hay[s + 1], hay[s + 2], hay[s + 3]]) | 0x2020_2020;
+    let start = if word(last4) == u32::from_le_bytes(*b"http") {
+        last4
+    } else if word(last4) == u32::from_le_bytes(*b"ttps")
+        && last4 > floor
+        && hay[last4 - 1] | 0x20 == b'h'
+    {
+        last4 - 1
+    } else {
+        return false;
+    };
+    start == floor || DENSE[hay[start - 1] as usize] & DENSE_SCHEME == 0
+}
+
 /// `http`, `https`, `ftp`, `ws`, `wss`, in any case.
 #[inline]
 fn is_dns_scheme(scheme: &[u8]) -> bool {
@@ -538,15 +562,20 @@ impl<'h> Scanner<'h> {
                     if !matches!(hay.get(t + 3), Some(b'-' | b'.')) {
                         break;
                     }
-                    match scheme_start(hay, t, floor).0 {
+                    let dns = if http_scheme_before(hay, t, floor) {
+                        Some(true)
+                    } else {
+                        scheme_start(hay, t, floor)
+                            .0
+                            .map(|start| is_dns_scheme(&hay[start..t]))
+                    };
+                    match dns {
                         None => t + 1,
-                        Some(start) if is_dns_scheme(&hay[start..t]) => {
-                            match self.dead_dns_authority(t + 3) {
-                                Some(q) => q,
-                                None => break,
-                            }
-                        }
-                        Some(_) => break,
+                        Some(true) => match self.dead_dns_authority(t + 3) {
+                            Some(q) => q,
+                            None => break,
+                        },
+                        Some(false) => break,
                     }
                 } else {
                     // `x:`: see `try_scheme`.
