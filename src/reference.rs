@@ -796,6 +796,11 @@ mod tests {
             // its name starts the run of scheme characters.
             "http://-a/xhttp://-a/1http://-a/+http://-a/HTTPS://-a/",
             "http://-a/a.http://-a/1+https://-a/Xhttps://-a/ttps://-a/",
+            // Chains of rejected `:` and `@` passed several at a time, and
+            // what ends them.
+            "x:x:x:x:x:x:x:x:x:http://e.example/ x:x:x:x:x:x:x:mailto:a@b.example",
+            "a@a@a@a@a@a@a@a@a@b.example a@a@a@a@a@a@a@a@b.example a@a@a@a@a@a@a@b.example",
+            "x:x:x:x:x:x:x:x:ab:x:x:x:x:x:x:x:x:x:x:x:x:x:x:ab://c a@a@a@a@a@a@a@例え.jp",
         ] {
             assert_eq!(
                 fast(t, true, true, 8192),

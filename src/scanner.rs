@@ -592,6 +592,21 @@ impl<'h> Scanner<'h> {
                         work += 2;
                         last = Some(t);
                         t += 2;
+                        // `x:x:x:…` goes on: the first three triggers of
+                        // each `:x:x:x:` are rejected alike (a `:` is no
+                        // scheme character, and no `//` follows), so they
+                        // are passed at once; the fourth is the next.
+                        while t + 6 < tw.min(to)
+                            && let Some(&[c0, n0, c1, n1, c2, n2, c3]) = hay.get(t..t + 7)
+                            && [c0, c1, c2, c3] == [b':'; 4]
+                            && DENSE[n0 as usize] & mask == 0
+                            && DENSE[n1 as usize] & mask == 0
+                            && DENSE[n2 as usize] & mask == 0
+                        {
+                            work += 6;
+                            last = Some(t + 4);
+                            t += 6;
+                        }
                         continue;
                     }
                     t + 1
@@ -612,6 +627,19 @@ impl<'h> Scanner<'h> {
                     work += (e - t) as u64;
                     last = Some(t);
                     t = e;
+                    // `a@a@a@…` goes on: the first two triggers of each
+                    // `@a@a@` are rejected alike (a dotless domain ended
+                    // by the next `@`), so they are passed at once; the
+                    // third is the next.
+                    while t + 4 < tw.min(to)
+                        && let Some(&[a0, d0, a1, d1, a2]) = hay.get(t..t + 5)
+                        && [a0, a1, a2] == [b'@'; 3]
+                        && DENSE[d0 as usize] & DENSE[d1 as usize] & DENSE_LABEL != 0
+                    {
+                        work += 4;
+                        last = Some(t + 2);
+                        t += 4;
+                    }
                     continue;
                 }
                 e
