@@ -93,6 +93,10 @@ pub(crate) fn scan_window(
         .par_iter_mut()
         .zip(cuts.par_windows(2))
         .enumerate()
+        // Each piece a job of its own: rayon's adaptive splitting would hand
+        // out runs of pieces, and the window would end with one thread
+        // waiting for the other's last run.
+        .with_max_len(1)
         .map(|(i, (piece, w))| {
             let mut st = if i == 0 {
                 first.clone()

@@ -111,6 +111,8 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
         let pieces: Vec<(usize, (usize, io::Result<bool>))> = buf
             .par_chunks_mut(READ_PIECE)
             .enumerate()
+            // A job a piece (see `parallel::scan_window`).
+            .with_max_len(1)
             .map(|(k, piece)| {
                 let mut at = offset + (k * READ_PIECE) as u64;
                 let len = piece.len();

@@ -312,7 +312,7 @@ impl Searcher {
                         scan.iter_mut().for_each(Vec::clear);
                         if to > st.pos {
                             let threads = self.threads;
-                            scan_window(window, opts, &mut st, to, threads * 4, MIN_PIECE, scan);
+                            scan_window(window, opts, &mut st, to, threads * 8, MIN_PIECE, scan);
                         }
                     });
                     // The reader need not be `Send`: it is read here, and
@@ -591,6 +591,8 @@ impl<'h> Locate<'_, 'h> {
         let located: Vec<(Vec<T>, Lines)> = pieces
             .into_par_iter()
             .zip(seeds.into_par_iter())
+            // A job a piece (see `parallel::scan_window`).
+            .with_max_len(1)
             .map(|(piece, (counter, original))| {
                 let mut mapper = Mapper::of(transcoder);
                 let line_start_original = if original == usize::MAX {
