@@ -33,6 +33,7 @@
 
 use crate::chars::{
     Class, ascii_is, bracket_key, classify, decode_at, decode_before, flag, is_trimmed_non_ascii,
+    is_word_char_non_ascii,
 };
 use crate::host_check::{
     MAX_HOST_LEN, check_dns_host, dns_port_cut, glued_prose_at, is_dotless_non_ascii,
@@ -1235,11 +1236,27 @@ impl<'h> Scanner<'h> {
                     const BOTH: u8 = DENSE_PLAIN | DENSE_HOST;
                     let stop = limit.min(hay.len());
                     p += 1;
-                    if p < stop {
-                        p += hay[p..stop]
-                            .iter()
-                            .position(|&b| DENSE[b as usize] & BOTH != BOTH)
-                            .unwrap_or(stop - p);
+                    loop {
+                        if p < stop {
+                            p += hay[p..stop]
+                                .iter()
+                                .position(|&b| DENSE[b as usize] & BOTH != BOTH)
+                                .unwrap_or(stop - p);
+                        }
+                        // Two-byte letters and digits (Latin, Greek,
+                        // Cyrillic, Arabic…) within the run: nothing to
+                        // keep track of either (no quote or bracket is one).
+                        if let Some(&[b0, b1]) = hay.get(p..p + 2)
+                            && p + 2 <= stop
+                            && (0xC2..=0xDF).contains(&b0)
+                            && b1 & 0xC0 == 0x80
+                            && char::from_u32((u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F))
+                                .is_some_and(is_word_char_non_ascii)
+                        {
+                            p += 2;
+                            continue;
+                        }
+                        break;
                     }
                     continue;
                 }
