@@ -801,6 +801,10 @@ mod tests {
             "x:x:x:x:x:x:x:x:x:http://e.example/ x:x:x:x:x:x:x:mailto:a@b.example",
             "a@a@a@a@a@a@a@a@a@b.example a@a@a@a@a@a@a@a@b.example a@a@a@a@a@a@a@b.example",
             "x:x:x:x:x:x:x:x:ab:x:x:x:x:x:x:x:x:x:x:x:x:x:x:ab://c a@a@a@a@a@a@a@例え.jp",
+            // Capital `W.` found one `W` at a time, then (after `W`s not
+            // followed by `.`) by the pair search.
+            "see WWW.Example.COM/x and wWW.a.org, W. WW. Www.b.net",
+            "WARN WARN WARN WARN WARN WARN WWW.Example.COM/x WARN wwW.c.de W",
         ] {
             assert_eq!(
                 fast(t, true, true, 8192),

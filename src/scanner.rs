@@ -236,6 +236,9 @@ pub(crate) struct Scanner<'h> {
     /// (`usize::MAX`: none before that bound). Each searcher runs once per
     /// match, whatever the others find.
     next: [(usize, usize); 3],
+    /// Capital `W`s not followed by `.` are frequent here: `W.` is searched
+    /// for with the pair search (see `find_upper_w_dot`).
+    upper_w: bool,
 }
 
 /// `w.` and `W.`: the end of every `www.` in any case (PRODUCT.md §1.1).
@@ -247,6 +250,25 @@ static W_DOT: LazyLock<[memchr::memmem::Finder<'static>; 2]> = LazyLock::new(|| 
         memchr::memmem::Finder::new(b"W."),
     ]
 });
+
+/// The first `W.` in `hay[from..]`. A capital `W` is rare in most text,
+/// so memchr finds each one faster than the pair search does; where they
+/// are frequent (a few in a row not followed by `.`), the pair search takes
+/// over, so that `WWWW…` or `WARN` lines cost no call per `W`.
+/// `frequent` is set once that happened, for the rest of the haystack.
+fn find_upper_w_dot(hay: &[u8], mut from: usize, frequent: &mut bool) -> Option<usize> {
+    if !*frequent {
+        for _ in 0..4 {
+            let p = from + memchr::memchr(b'W', &hay[from..])?;
+            if hay.get(p + 1) == Some(&b'.') {
+                return Some(p);
+            }
+            from = p + 1;
+        }
+        *frequent = true;
+    }
+    W_DOT[1].find(&hay[from..]).map(|i| from + i)
+}
 
 /// Byte classes for the glances at rejected triggers (`skip_rejected`,
 /// `try_scheme`, `dead_dns_authority`), over all 256 byte values so that
@@ -407,6 +429,7 @@ impl<'h> Scanner<'h> {
             },
             stack: Vec::new(),
             next: [(0, 0); 3],
+            upper_w: false,
         }
     }
 
@@ -452,7 +475,11 @@ impl<'h> Scanner<'h> {
                         // From one byte back: the `w` of a `w.` may lie
                         // before the position, its `.` (the trigger) not.
                         let from = skip.min(to).saturating_sub(1);
-                        let found = W_DOT[k - 1].find(&hay[from..to]).map(|i| from + i + 1);
+                        let found = if k == 1 {
+                            W_DOT[0].find(&hay[from..to]).map(|i| from + i + 1)
+                        } else {
+                            find_upper_w_dot(&hay[..to], from, &mut self.upper_w).map(|i| i + 1)
+                        };
                         self.next[k] = (found.unwrap_or(usize::MAX), to);
                     }
                     tw = tw.min(self.next[k].0);
