@@ -423,8 +423,8 @@ pub(crate) fn decode_before(hay: &[u8], i: usize) -> Option<(char, usize)> {
     for len in 2..=4.min(i) {
         let lead = hay[i - len];
         if lead & 0xC0 != 0x80 {
-            let s = std::str::from_utf8(&hay[i - len..i]).ok()?;
-            return s.chars().next().map(|c| (c, len));
+            // One character exactly `len` bytes long, or none.
+            return decode_at(hay, i - len).filter(|&(_, n)| n == len);
         }
     }
     None
@@ -528,6 +528,10 @@ mod tests {
         assert_eq!(decode_at(b"\xE6\x97", 0), None);
         assert_eq!(decode_at(b"\xC0\xAF", 0), None);
         assert_eq!(decode_before(b"a\x97", 2), None);
+        // Inside a character: the bytes before are no whole character.
+        assert_eq!(decode_before(s, 5), None);
+        assert_eq!(decode_before(s, 8), None);
+        assert_eq!(decode_before(b"\xE6\x97", 2), None);
     }
 
     #[test]

@@ -658,8 +658,8 @@ impl<'a> Validator<'a> {
                 return Err(self.fail_at(i, rule));
             }
             // A non-ASCII lead byte: `i` is a char boundary because we only
-            // ever step over whole characters.
-            let Some(c) = self.s[i..].chars().next() else {
+            // ever step over whole characters (and `b` is valid UTF-8).
+            let Some((c, _)) = crate::chars::decode_at(b, i) else {
                 break;
             };
             let ok = match non_ascii {
