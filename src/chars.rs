@@ -412,6 +412,20 @@ pub(crate) fn decode_at(hay: &[u8], i: usize) -> Option<(char, usize)> {
     char::from_u32(u).map(|c| (c, len))
 }
 
+/// A two-byte character (U+0080..U+07FF: Latin, Greek, Cyrillic, Hebrew,
+/// Arabic…) starting at `hay[i]`, decoded in place; `None` for anything
+/// else, which [`decode_at`] decodes. The forward scan meets these at every
+/// other byte of some scripts, and `decode_at` is a call.
+#[inline(always)]
+pub(crate) fn decode_two_byte(hay: &[u8], i: usize) -> Option<char> {
+    match *hay.get(i..i + 2)? {
+        [b0 @ 0xC2..=0xDF, b1] if b1 & 0xC0 == 0x80 => {
+            char::from_u32((u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F))
+        }
+        _ => None,
+    }
+}
+
 /// Decodes the UTF-8 character that ends just before `hay[i]` (i > 0).
 /// `None` if the bytes before `i` are not the end of a valid sequence.
 #[inline]

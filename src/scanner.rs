@@ -32,8 +32,8 @@
 //! the window.
 
 use crate::chars::{
-    Class, ascii_is, bracket_key, classify, decode_at, decode_before, flag, is_trimmed_non_ascii,
-    is_word_char_non_ascii,
+    Class, ascii_is, bracket_key, classify, decode_at, decode_before, decode_two_byte, flag,
+    is_trimmed_non_ascii, is_word_char_non_ascii,
 };
 use crate::host_check::{
     MAX_HOST_LEN, check_dns_host, dns_port_cut, glued_prose_at, is_dotless_non_ascii,
@@ -380,7 +380,6 @@ fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(LSB) & !x & (LSB << 7)
 }
 
-/// Whether a scheme is one whose host must be a plausible DNS name:
 /// Whether the scheme before the `:` at `c` is certainly `http` or `https`
 /// (in any case), as [`scheme_start`] and [`is_dns_scheme`] would find:
 /// the name starts at `floor` or right after a byte that is no scheme
@@ -405,6 +404,7 @@ fn http_scheme_before(hay: &[u8], c: usize, floor: usize) -> bool {
     start == floor || DENSE[hay[start - 1] as usize] & DENSE_SCHEME == 0
 }
 
+/// Whether a scheme is one whose host must be a plausible DNS name:
 /// `http`, `https`, `ftp`, `ws`, `wss`, in any case.
 #[inline]
 fn is_dns_scheme(scheme: &[u8]) -> bool {
@@ -1273,12 +1273,8 @@ impl<'h> Scanner<'h> {
                         // Two-byte letters and digits (Latin, Greek,
                         // Cyrillic, Arabic…) within the run: nothing to
                         // keep track of either (no quote or bracket is one).
-                        if let Some(&[b0, b1]) = hay.get(p..p + 2)
-                            && p + 2 <= stop
-                            && (0xC2..=0xDF).contains(&b0)
-                            && b1 & 0xC0 == 0x80
-                            && char::from_u32((u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F))
-                                .is_some_and(is_word_char_non_ascii)
+                        if p + 2 <= stop
+                            && decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii)
                         {
                             p += 2;
                             continue;
@@ -1359,14 +1355,7 @@ impl<'h> Scanner<'h> {
                     break Stop::End;
                 }
             } else {
-                // Two-byte characters (Latin, Greek, Cyrillic, Hebrew,
-                // Arabic…) decoded in place: the general decoder is a call.
-                let two = match (b, hay.get(p + 1)) {
-                    (0xC2..=0xDF, Some(&b1)) if b1 & 0xC0 == 0x80 => {
-                        char::from_u32((u32::from(b & 0x1F) << 6) | u32::from(b1 & 0x3F))
-                    }
-                    _ => None,
-                };
+                let two = decode_two_byte(hay, p);
                 let Some((c, n)) = two.map(|c| (c, 2)).or_else(|| decode_at(hay, p)) else {
                     break Stop::End;
                 };
