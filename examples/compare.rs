@@ -58,11 +58,13 @@ fn time(cmds: &[(&Path, &[&str])], runs: usize) -> Vec<(Duration, String)> {
     times
         .into_iter()
         .zip(outs)
-        .map(|(mut t, out)| {
-            t.sort();
-            (t[t.len() / 2], out.trim().to_string())
-        })
+        .map(|(t, out)| (median(t), out.trim().to_string()))
         .collect()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
 }
 
 /// Times `args1` (one thread), `args2` (two threads) and two `args1`
@@ -96,10 +98,6 @@ fn time_threads(
         b.wait().expect("wait");
         pair.push(t.elapsed());
     }
-    let median = |mut v: Vec<Duration>| {
-        v.sort();
-        v[v.len() / 2]
-    };
     (median(t1), median(t2), median(pair))
 }
 
