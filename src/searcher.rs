@@ -5,9 +5,11 @@
 //! depend on bytes not yet read — a trigger's candidate ends at most
 //! `max_len` bytes after it, and the scan looks at most a few bytes further
 //! ([`LOOKAHEAD`]) — then moves the undecided tail (plus [`LOOKBEHIND`]
-//! bytes of context) to the front and refills. Memory is the buffer size
-//! plus the maximum IRI length, whatever the input; results are identical
-//! to scanning the whole input as one slice, whatever the read sizes (the
+//! bytes of context) to the front and refills. With several threads, three
+//! buffers take turns instead, each starting with the undecided tail of the
+//! one before (see [`Searcher::threads`]). Memory is the buffer size plus
+//! the maximum IRI length, whatever the input; results are identical to
+//! scanning the whole input as one slice, whatever the read sizes (the
 //! tests run every path and compare).
 
 use std::io::{self, Read};
@@ -136,10 +138,12 @@ impl Searcher {
     /// a pipeline with one rayon round per block: the pool scans block k in
     /// pieces cut at white space and locates and maps the hits of block
     /// k-1, while this thread reads and decodes block k+1 (UTF-8 straight
-    /// into the scan buffer; a file given to [`scan_file`](Searcher::scan_file)
+    /// into its buffer; a file given to [`scan_file`](Searcher::scan_file)
     /// is read in pieces on the pool) and hands the mapped hits of block
-    /// k-2 to the sink. The buffer holds up to nine blocks; hits come out
-    /// in the same order as with one thread.
+    /// k-2 to the sink. Three buffers of a block take turns, each starting
+    /// with the last `max_len` + 96 bytes of the one before (what a trigger
+    /// near the end still needs), so that nothing else is ever moved; hits
+    /// come out in the same order as with one thread.
     ///
     /// The pool is rayon's global pool. The calling thread reads and then
     /// waits for the pool: for the best throughput, make it one of the
@@ -254,29 +258,25 @@ impl Searcher {
     }
 
     fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> io::Result<Summary> {
-        let opts = self.finder.options();
-        let parallel = self.threads > 1;
-        let block = if parallel {
-            self.buffer_size.max(self.threads * PARALLEL_BLOCK)
+        let source = Source::open(reader, self.encoding)?;
+        if self.threads > 1 {
+            self.run_parallel(source, delivery)
         } else {
-            self.buffer_size
-        };
+            self.run_sequential(source, delivery)
+        }
+    }
+
+    /// One thread: a roll buffer, each hit delivered as the scan finds it.
+    fn run_sequential<R: Fill, D: Delivery>(
+        &self,
+        mut source: Source<R>,
+        delivery: &mut D,
+    ) -> io::Result<Summary> {
+        let opts = self.finder.options();
+        let block = self.buffer_size;
         // Bytes after the scan bound that a decision may need.
         let margin = opts.max_len + LOOKAHEAD;
-        let mut source = Source::open(reader, self.encoding)?;
         let mut buf = RollBuffer::default();
-        let mut ahead = RollBuffer::default();
-        // Parallel scanning is a pipeline of one pool round per window:
-        // the pool scans window k (`found`) while it locates and maps the
-        // hits of window k-1 (`pending`, kept in the buffer until then) and
-        // this thread reads block k+1. The vectors are reused from window
-        // to window, so that a large input does not allocate afresh for
-        // every window.
-        let mut found: Vec<Vec<Candidate>> = Vec::new();
-        let mut pending: Vec<Vec<Candidate>> = Vec::new();
-        // Mapped hits of the window before `pending`, to deliver during the
-        // next round.
-        let mut kept: Option<D::Kept> = None;
         let mut base = 0usize;
         let mut state = ScanState::default();
         let mut lines = Lines {
@@ -286,151 +286,198 @@ impl Searcher {
         let mut hits = 0u64;
         let mut peak = 0usize;
         let mut eof = source.fill(&mut buf, block)?;
-        // UTF-8 input is read in parallel mode straight into the spare room
-        // of the scan buffer while the pool scans the bytes before it.
-        let in_place = parallel && source.transcoder.is_identity();
         loop {
-            peak = peak.max(buf.capacity() + ahead.capacity() + source.held());
+            peak = peak.max(buf.capacity() + source.held());
             // Scan every trigger whose outcome the bytes at hand decide.
-            let at_end = eof;
-            let to = if at_end {
+            let to = if eof {
                 buf.len()
             } else {
                 buf.len().saturating_sub(margin)
             };
-            let go_on = if parallel {
-                let mut st = state.clone();
-                let mut read = Ok((0, true));
-                let (window, spare): (&[u8], &mut [u8]) = if in_place && !at_end {
-                    buf.split_spare(block)
-                } else {
-                    (buf.bytes(), &mut [])
-                };
-                let scan = &mut found;
-                let (located, flushed) = rayon::in_place_scope(|scope| {
-                    scope.spawn(|_| {
-                        scan.iter_mut().for_each(Vec::clear);
-                        if to > st.pos {
-                            let threads = self.threads;
-                            scan_window(window, opts, &mut st, to, threads * 8, MIN_PIECE, scan);
-                        }
-                    });
-                    // The reader need not be `Send`: it is read here, and
-                    // the offset map is only consulted once it is read.
-                    if !at_end {
-                        read = if in_place {
-                            source.fill_slice(spare)
-                        } else {
-                            source.fill(&mut ahead, block).map(|eof| (0, eof))
-                        };
-                    }
-                    // The hits of the window before, kept by the last
-                    // round, go to the sink while the pool scans.
-                    let flushed = match kept.take() {
-                        Some(k) => delivery.flush(k),
-                        None => Ok(true),
-                    };
-                    if !matches!(flushed, Ok(true)) {
-                        return (Vec::new(), flushed);
-                    }
-                    let mut ctx = Locate {
-                        lines: &mut lines,
+            let mut result = Ok(true);
+            if to > state.pos {
+                let window = buf.bytes();
+                let mut scanner = Scanner::new(window, opts);
+                let mut mapper = source.mapper();
+                scanner.scan(&mut state, to, &mut |c| {
+                    let hit = lines.place(
+                        Hit::new(window, c),
                         window,
                         base,
-                        transcoder: &source.transcoder,
-                    };
-                    (delivery.locate(&pending, &mut ctx), flushed)
+                        c.start,
+                        c.end,
+                        &mut mapper,
+                    );
+                    hits += 1;
+                    result = delivery.one(&hit);
+                    matches!(result, Ok(true))
                 });
-                state = st;
-                let mut go_on = flushed?;
-                if go_on {
-                    hits += count(&pending);
-                    (go_on, kept) = delivery.keep(located)?;
-                } else {
-                    drop(located);
-                }
-                std::mem::swap(&mut found, &mut pending);
-                if go_on && (at_end || read.is_err()) {
-                    // The last window's hits (before a read error too: the
-                    // bytes read decide them).
-                    if let Some(k) = kept.take() {
-                        go_on = delivery.flush(k)?;
-                    }
-                    if go_on {
-                        hits += count(&pending);
-                        let mut ctx = Locate {
-                            lines: &mut lines,
-                            window: buf.bytes(),
-                            base,
-                            transcoder: &source.transcoder,
-                        };
-                        let located = delivery.locate(&pending, &mut ctx);
-                        let last;
-                        (go_on, last) = delivery.keep(located)?;
-                        if let (true, Some(k)) = (go_on, last) {
-                            go_on = delivery.flush(k)?;
-                        }
-                    }
-                }
-                let (n, end) = read?;
-                buf.commit(n);
-                eof = end;
-                go_on
-            } else {
-                let mut result = Ok(true);
-                if to > state.pos {
-                    let window = buf.bytes();
-                    let mut scanner = Scanner::new(window, opts);
-                    let mut mapper = source.mapper();
-                    scanner.scan(&mut state, to, &mut |c| {
-                        let hit = lines.place(
-                            Hit::new(window, c),
-                            window,
-                            base,
-                            c.start,
-                            c.end,
-                            &mut mapper,
-                        );
-                        hits += 1;
-                        result = delivery.one(&hit);
-                        matches!(result, Ok(true))
-                    });
-                }
-                result?
-            };
-            if !go_on || at_end {
+            }
+            if !result? || eof {
                 return Ok(source.summary(hits, peak));
             }
-            // Roll: keep the undecided tail and the context before it, and
-            // the hits still to locate — once there is enough to drop, so
-            // that tiny blocks do not move the tail for every byte, and in
-            // parallel mode once a few blocks are held, so that the window
-            // still to locate is not moved for every block.
-            let first_pending = pending.iter().find_map(|p| p.first()).map(|c| c.start);
-            let keep = state
-                .pos
-                .saturating_sub(LOOKBEHIND)
-                .min(first_pending.unwrap_or(usize::MAX))
-                .min(buf.len());
-            if keep >= block.min(MIN_ROLL) && (!parallel || buf.len() >= ROLL_BLOCKS * block) {
+            // Roll: keep the undecided tail and the context before it —
+            // once there is enough to drop, so that tiny blocks do not move
+            // the tail for every byte.
+            let keep = state.pos.saturating_sub(LOOKBEHIND).min(buf.len());
+            if keep >= block.min(MIN_ROLL) {
                 lines.advance(buf.bytes(), base, base + keep, &mut source.mapper());
                 buf.drop_front(keep);
                 base += keep;
                 state.shift(keep);
-                for c in pending.iter_mut().flatten() {
-                    c.start -= keep;
-                    c.end -= keep;
-                }
                 source.release(lines.released(base));
             }
-            if parallel {
-                buf.extend(ahead.bytes());
-                ahead.clear();
-            } else if !eof {
-                eof = source.fill(&mut buf, block)?;
-            }
+            eof = source.fill(&mut buf, block)?;
         }
     }
+
+    /// Several threads: a pipeline of one pool round per block, over three
+    /// slots that take turns. In each round the pool scans the block in
+    /// slot `cur` (in pieces, `found`) and locates and maps the hits of the
+    /// block before (`pending`, in slot `prev`), while this thread reads
+    /// the next block into slot `next` (UTF-8 in place; a file in pieces on
+    /// the pool) and hands the hits mapped in the round before (`kept`) to
+    /// the sink. A slot starts with the end of the slot before it — the
+    /// undecided tail and the context a backward scan needs — so nothing
+    /// but that tail is ever moved, and the memory is three blocks,
+    /// touched once. The vectors are reused from round to round, so that a
+    /// large input does not allocate afresh for every block.
+    fn run_parallel<R: Fill, D: Delivery>(
+        &self,
+        mut source: Source<R>,
+        delivery: &mut D,
+    ) -> io::Result<Summary> {
+        let opts = self.finder.options();
+        let margin = opts.max_len + LOOKAHEAD;
+        // What a slot repeats of the one before: everything after the scan
+        // bound (at least `margin` bytes before the end) and the context
+        // before it.
+        let overlap = margin + LOOKBEHIND;
+        // A block longer than the overlap, so that every round moves on.
+        let block = self
+            .buffer_size
+            .max(self.threads * PARALLEL_BLOCK)
+            .max(2 * overlap);
+        let mut slots: [Slot; 3] = std::array::from_fn(|_| Slot {
+            buf: RollBuffer::zeroed(overlap + block),
+            base: 0,
+        });
+        let mut found: Vec<Vec<Candidate>> = Vec::new();
+        let mut pending: Vec<Vec<Candidate>> = Vec::new();
+        let mut kept: Option<D::Kept> = None;
+        let mut state = ScanState::default();
+        let mut lines = Lines {
+            enabled: self.line_numbers,
+            ..Lines::default()
+        };
+        let mut hits = 0u64;
+        let mut peak = 0usize;
+        let mut eof = source.fill(&mut slots[1].buf, block)?;
+        loop {
+            // The slots `prev`, `cur` and `next`.
+            let [p, c, n] = &mut slots;
+            peak = peak.max(p.buf.capacity() + c.buf.capacity() + n.buf.capacity() + source.held());
+            let at_end = eof;
+            let window = c.buf.bytes();
+            // Scan every trigger whose outcome the bytes at hand decide.
+            let to = if at_end {
+                window.len()
+            } else {
+                window.len().saturating_sub(margin)
+            };
+            let mut st = state.clone();
+            let mut read = Ok(true);
+            let scan = &mut found;
+            let (located, flushed) = rayon::in_place_scope(|scope| {
+                scope.spawn(|_| {
+                    scan.iter_mut().for_each(Vec::clear);
+                    if to > st.pos {
+                        let threads = self.threads;
+                        scan_window(window, opts, &mut st, to, threads * 8, MIN_PIECE, scan);
+                    }
+                });
+                // The reader need not be `Send`: it is read here, and the
+                // offset map is only consulted once it is read.
+                if !at_end {
+                    let keep = window.len().saturating_sub(overlap);
+                    n.buf.clear();
+                    n.buf.extend(&window[keep..]);
+                    n.base = c.base + keep;
+                    read = source.fill(&mut n.buf, block);
+                }
+                // The hits of the block before last, kept by the last
+                // round, go to the sink while the pool scans.
+                let flushed = match kept.take() {
+                    Some(k) => delivery.flush(k),
+                    None => Ok(true),
+                };
+                if !matches!(flushed, Ok(true)) {
+                    return (Vec::new(), flushed);
+                }
+                let mut ctx = Locate {
+                    lines: &mut lines,
+                    window: p.buf.bytes(),
+                    base: p.base,
+                    transcoder: &source.transcoder,
+                };
+                (delivery.locate(&pending, &mut ctx), flushed)
+            });
+            state = st;
+            let mut go_on = flushed?;
+            if go_on {
+                hits += count(&pending);
+                (go_on, kept) = delivery.keep(located)?;
+            } else {
+                drop(located);
+            }
+            std::mem::swap(&mut found, &mut pending);
+            if go_on && (at_end || read.is_err()) {
+                // The last block's hits (before a read error too: the bytes
+                // read decide them).
+                if let Some(k) = kept.take() {
+                    go_on = delivery.flush(k)?;
+                }
+                if go_on {
+                    hits += count(&pending);
+                    lines.advance(p.buf.bytes(), p.base, c.base, &mut source.mapper());
+                    let mut ctx = Locate {
+                        lines: &mut lines,
+                        window,
+                        base: c.base,
+                        transcoder: &source.transcoder,
+                    };
+                    let located = delivery.locate(&pending, &mut ctx);
+                    let last;
+                    (go_on, last) = delivery.keep(located)?;
+                    if let (true, Some(k)) = (go_on, last) {
+                        go_on = delivery.flush(k)?;
+                    }
+                }
+            }
+            eof = read?;
+            if !go_on || at_end {
+                return Ok(source.summary(hits, peak));
+            }
+            // Slot `prev` is read into next round: count its lines up to
+            // where slot `cur` starts, and let the decoder forget what no
+            // hit still to locate needs.
+            lines.advance(p.buf.bytes(), p.base, c.base, &mut source.mapper());
+            let keep = n.base - c.base;
+            // The scan reached `to`: the bytes from LOOKBEHIND before its
+            // position on are in slot `next`.
+            debug_assert!(keep == 0 || state.pos >= keep + LOOKBEHIND);
+            state.shift(keep);
+            source.release(lines.released(c.base));
+            slots.rotate_left(1);
+        }
+    }
+}
+
+/// A block of the parallel pipeline, after the end of the block before it.
+struct Slot {
+    buf: RollBuffer,
+    /// Offset of its first byte in the (decoded) input.
+    base: usize,
 }
 
 fn count(pieces: &[Vec<Candidate>]) -> u64 {
@@ -641,6 +688,16 @@ struct RollBuffer {
 }
 
 impl RollBuffer {
+    /// An empty buffer with `capacity` bytes of zeroed storage, which the
+    /// allocator takes from the system's zeroed pages without writing them:
+    /// they cost nothing until touched.
+    fn zeroed(capacity: usize) -> RollBuffer {
+        RollBuffer {
+            data: vec![0; capacity],
+            len: 0,
+        }
+    }
+
     fn bytes(&self) -> &[u8] {
         &self.data[..self.len]
     }
@@ -651,14 +708,6 @@ impl RollBuffer {
 
     fn capacity(&self) -> usize {
         self.data.len()
-    }
-
-    /// The bytes held, and room for `want` more bytes after them, to be
-    /// filled (while the bytes are read) and then committed.
-    fn split_spare(&mut self, want: usize) -> (&[u8], &mut [u8]) {
-        self.spare(want);
-        let (held, spare) = self.data.split_at_mut(self.len);
-        (held, &mut spare[..want])
     }
 
     /// Room for `want` more bytes, to be filled and then committed.
@@ -700,12 +749,6 @@ const MIN_ROLL: usize = 4096;
 
 /// The block each thread gets when scanning in parallel.
 const PARALLEL_BLOCK: usize = 512 << 10;
-
-/// In parallel mode, the buffer is rolled once it holds this many blocks.
-/// A roll moves the window still to locate and the block just read (two
-/// blocks): with 3, that was a 1 MiB memmove per block on the main thread
-/// while the pool waited; with 8, one every six blocks.
-const ROLL_BLOCKS: usize = 8;
 
 /// Line numbers and columns of hits; columns count bytes of the original
 /// input, so the start of each line is mapped back when it is found.
@@ -858,36 +901,6 @@ impl<R: Fill> Source<R> {
         out.extend(utf8);
         self.raw.clear();
         Ok(self.done)
-    }
-}
-
-impl<R: Fill> Source<R> {
-    /// UTF-8 input (the identity transcoder) only: reads up to
-    /// `spare.len()` bytes into `spare`; returns how many bytes of UTF-8 it
-    /// now starts with (a BOM skipped) and whether the input ended.
-    fn fill_slice(&mut self, spare: &mut [u8]) -> io::Result<(usize, bool)> {
-        debug_assert!(self.transcoder.is_identity());
-        let mut n = 0;
-        if self.raw.len() > 0 {
-            // What detection read and the first fill did not take.
-            n = self.raw.len().min(spare.len());
-            spare[..n].copy_from_slice(&self.raw.bytes()[..n]);
-            self.raw.drop_front(n);
-        }
-        if !self.done && self.raw.len() == 0 {
-            let (read, done) = read_into(&mut self.reader, &mut spare[n..], &mut self.bytes)?;
-            n += read;
-            self.done = done;
-        }
-        let last = self.done && self.raw.len() == 0;
-        let utf8 = self
-            .transcoder
-            .push(&spare[..n], last, &mut self.decoded)
-            .len();
-        if utf8 < n {
-            spare.copy_within(n - utf8..n, 0);
-        }
-        Ok((utf8, last))
     }
 }
 

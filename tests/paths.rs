@@ -424,6 +424,13 @@ fn parallel_paths_agree_on_legacy_charsets() {
                 "{}, {threads} threads, read at offsets",
                 encoding.name()
             );
+            // Without line numbers, the decoder forgets more at once.
+            assert_eq!(
+                file_rows(one.line_numbers(false).threads(threads), &bytes[..]),
+                at_line_0(&expected),
+                "{}, {threads} threads, no line numbers",
+                encoding.name()
+            );
         }
     }
 }
@@ -440,15 +447,19 @@ fn without_line_numbers_the_hits_are_the_same_at_line_0() {
                 Ok(true)
             })
             .unwrap();
-        let expected: Vec<Row> = slice_rows(Finder::new(), t.as_bytes())
-            .into_iter()
-            .map(|mut r| {
-                (r.2, r.3) = (0, 0);
-                r
-            })
-            .collect();
-        assert_eq!(rows, expected);
+        assert_eq!(rows, at_line_0(&slice_rows(Finder::new(), t.as_bytes())));
     }
+}
+
+/// The rows as a scan without line numbers gives them.
+fn at_line_0(rows: &[Row]) -> Vec<Row> {
+    rows.iter()
+        .map(|r| {
+            let mut r = r.clone();
+            (r.2, r.3) = (0, 0);
+            r
+        })
+        .collect()
 }
 
 #[test]
@@ -514,9 +525,10 @@ fn a_read_error_keeps_the_hits_before_it() {
     }
 }
 
-/// The parallel pipeline holds a bounded number of blocks, whatever the
-/// size of the input: here 2 threads read blocks of 1 MiB, and 24 MiB of
-/// input go through buffers of at most ten blocks.
+/// The parallel pipeline holds three blocks, whatever the size of the
+/// input: here 2 threads read blocks of 1 MiB, and 24 MiB of input go
+/// through three slots of a block and the tail each repeats of the one
+/// before.
 #[test]
 fn parallel_memory_is_bounded() {
     let unit = "see http://a.example/x and mail b@c.example, then www.d.example/y\n";
@@ -527,5 +539,80 @@ fn parallel_memory_is_bounded() {
         .unwrap();
     assert_eq!(summary.bytes, text.len() as u64);
     assert_eq!(summary.hits, 3 * (text.len() / unit.len()) as u64);
-    assert!(summary.peak_buffer <= 10 << 20, "{}", summary.peak_buffer);
+    assert!(
+        summary.peak_buffer <= (3 << 20) + (64 << 10),
+        "{}",
+        summary.peak_buffer
+    );
+}
+
+/// Each block of the parallel pipeline starts with the end of the block
+/// before it. Runs longer than a block (a truncated IRI skipped to its
+/// end), IRIs as long as the limit and wrapped `<…>` IRIs meet those
+/// joins, with the default limit and with limits near and above half a
+/// block (which make the blocks larger).
+#[test]
+fn long_runs_cross_the_blocks_of_the_parallel_pipeline() {
+    let mut text = String::new();
+    let mut i = 0usize;
+    while text.len() < 7 << 20 {
+        match i % 5 {
+            0 => text.push_str(&format!(
+                "a http://run.example/{} ",
+                "r".repeat(1_500_000 + i)
+            )),
+            1 => text.push_str(&format!("b https://x.example/{} ", "é".repeat(4_000 + i))),
+            2 => text.push_str(&format!(
+                "<http://w.example/{}\n  {}> ",
+                "w".repeat(i * 97 % 9_000),
+                "t".repeat(i % 300)
+            )),
+            3 => text.push_str(&"c d@e.example http://f.example/g\n".repeat(1 + i * 7919 % 40_000)),
+            _ => text.push_str(&"x".repeat(i * 104_729 % 700_000)),
+        }
+        i += 1;
+    }
+    for max_len in [8192, 300_000, 700_000] {
+        let finder = Finder::new().max_len(max_len);
+        let expected = slice_rows(finder, text.as_bytes());
+        assert!(
+            expected.iter().any(|r| r.8.contains(&"truncated")),
+            "some IRIs are truncated"
+        );
+        assert!(
+            expected.iter().any(|r| r.5.len() > max_len / 2),
+            "some IRIs are long"
+        );
+        for threads in [2, 3] {
+            assert_eq!(
+                parallel_rows(finder, text.as_bytes(), threads),
+                expected,
+                "max_len {max_len}, {threads} threads"
+            );
+        }
+    }
+}
+
+/// Hits far apart keep their line numbers on every block of the parallel
+/// pipeline, the last one included: the lines between a block's last hit
+/// and the next block are counted before that block is read over.
+#[test]
+fn sparse_hits_keep_their_lines_across_blocks() {
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < (5 << 20) / 2 {
+        text.push_str(&"no link on this line\n".repeat(1 + i * 7_919 % 9_000));
+        text.push_str(&format!("see http://a.example/{i}\n"));
+        i += 1;
+    }
+    let finder = Finder::new();
+    let expected = slice_rows(finder, text.as_bytes());
+    assert!(expected.len() > 10 && expected.iter().any(|r| r.2 > 100_000));
+    for threads in [2, 3, 4] {
+        assert_eq!(
+            parallel_rows(finder, text.as_bytes(), threads),
+            expected,
+            "{threads} threads"
+        );
+    }
 }
