@@ -805,6 +805,15 @@ mod tests {
             // followed by `.`) by the pair search.
             "see WWW.Example.COM/x and wWW.a.org, W. WW. Www.b.net",
             "WARN WARN WARN WARN WARN WARN WWW.Example.COM/x WARN wwW.c.de W",
+            // After a rejected trigger, the next one among the last eight
+            // bytes (found without a whole word of them), or just past
+            // the first word.
+            "1:ab@c.co",
+            "1:abcdefgh@c.co 1:abcdefg:ab@c.co",
+            "1:ab:c:d",
+            "x 12:30 b@c.de",
+            "at 7:45 and a@b.example",
+            "mixed:ab http://a.example/",
         ] {
             assert_eq!(
                 fast(t, true, true, 8192),

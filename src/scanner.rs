@@ -674,21 +674,35 @@ impl<'h> Scanner<'h> {
             };
             work += (resume - t) as u64 + 1;
             last = Some(t);
-            // The next trigger is often where the glance stopped, or close:
-            // a byte loop finds it sooner than a word would.
-            let near = to.min(resume + 16);
-            let mut p = resume;
-            while p < near && DENSE[hay[p] as usize] & mask == 0 {
-                p += 1;
-            }
-            t = if p < near {
-                p
+            // The next trigger is often where the glance stopped, or close
+            // (a chain too dense for the steps above): the next eight bytes
+            // as a word first, then memchr.
+            t = if resume + 8 > hay.len() {
+                self.find_colon_or_at(resume, to)
             } else {
-                self.find_colon_or_at(p, to)
+                match self.trigger_in_word(resume) {
+                    Some(i) if i < to => i,
+                    Some(_) => usize::MAX,
+                    None => self.find_colon_or_at(resume + 8, to),
+                }
             };
         }
         state.work += work;
         (t, last)
+    }
+
+    /// The first `:` (or `@`) among the 8 bytes from `from`, taken at once
+    /// as a word (SWAR: a set high bit marks such a byte, the lowest one
+    /// exactly); `None` if there is none or fewer than 8 bytes are left.
+    #[inline(always)]
+    fn trigger_in_word(&self, from: usize) -> Option<usize> {
+        let word = self.hay.get(from..from + 8)?;
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let mut m = zero_bytes(w ^ (u64::from(b':') * LSB));
+        if self.opts.email {
+            m |= zero_bytes(w ^ (u64::from(b'@') * LSB));
+        }
+        (m != 0).then(|| from + (m.trailing_zeros() / 8) as usize)
     }
 
     /// The [`DENSE`] bits of the `:`/`@` triggers in use.
@@ -710,17 +724,9 @@ impl<'h> Scanner<'h> {
         if from >= to {
             return usize::MAX;
         }
-        // The next 8 bytes at once, as a word (SWAR): a set high bit marks
-        // a `:` (`@`) byte, the lowest one exactly.
         let near = (from + 8).min(to);
-        if let Some(word) = hay.get(from..from + 8) {
-            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            let mut m = zero_bytes(w ^ (u64::from(b':') * LSB));
-            if self.opts.email {
-                m |= zero_bytes(w ^ (u64::from(b'@') * LSB));
-            }
-            if m != 0 {
-                let i = from + (m.trailing_zeros() / 8) as usize;
+        if from + 8 <= hay.len() {
+            if let Some(i) = self.trigger_in_word(from) {
                 return if i < to { i } else { usize::MAX };
             }
         } else {
