@@ -14,6 +14,8 @@
 
 use std::ops::Range;
 
+use crate::chars::{find_byte, rfind_byte};
+
 /// Byte ranges of the components of an IRI reference within its string.
 ///
 /// Every range excludes the punctuation that delimits it: `scheme` excludes
@@ -109,18 +111,18 @@ impl Components {
     fn split_authority(&mut self, b: &[u8], auth: Range<usize>) {
         self.authority = Some(auth.clone());
         let mut host_start = auth.start;
-        if let Some(at) = memchr::memrchr(b'@', &b[auth.clone()]) {
+        if let Some(at) = rfind_byte(b'@', &b[auth.clone()]) {
             self.userinfo = Some(auth.start..auth.start + at);
             host_start = auth.start + at + 1;
         }
         // The port separator is the last ':' after the host; inside an
         // IP-literal the colons belong to the address.
         let search_from = if b.get(host_start) == Some(&b'[') {
-            memchr::memchr(b']', &b[host_start..auth.end]).map_or(auth.end, |i| host_start + i + 1)
+            find_byte(b']', &b[host_start..auth.end]).map_or(auth.end, |i| host_start + i + 1)
         } else {
             host_start
         };
-        match memchr::memrchr(b':', &b[search_from..auth.end]) {
+        match rfind_byte(b':', &b[search_from..auth.end]) {
             Some(i) => {
                 let colon = search_from + i;
                 self.host = Some(host_start..colon);

@@ -98,12 +98,14 @@ impl<'h> Hit<'h> {
                     .collect(),
             ),
             Kind::Iri => Cow::Borrowed(text),
-            Kind::Www => Cow::Owned(format!(
-                "http://{}",
-                text.replace(|ch: char| ch.is_ascii_whitespace(), "")
+            Kind::Www => Cow::Owned(prefixed(
+                "http://",
+                text,
+                text.split(|ch: char| ch.is_ascii_whitespace()),
+                "",
             )),
             // RFC 6068 §2: `%` in an address is written `%25` in a mailto IRI.
-            Kind::Email => Cow::Owned(format!("mailto:{}", text.replace('%', "%25"))),
+            Kind::Email => Cow::Owned(prefixed("mailto:", text, text.split('%'), "%25")),
         };
         let error = parse(&iri, Rule::Iri, Syntax::Text).err().map(Box::new);
         Hit {
@@ -283,4 +285,24 @@ impl<'h> Hit<'h> {
         }
         t
     }
+}
+
+/// `prefix`, then the `parts` of `text` joined by `sep`, in one allocation (a hit's
+/// IRI: `http://` + a `www.` text without its line breaks, `mailto:` + an
+/// address with `%` escaped).
+fn prefixed<'a>(
+    prefix: &str,
+    text: &'a str,
+    parts: impl Iterator<Item = &'a str>,
+    sep: &str,
+) -> String {
+    let mut out = String::with_capacity(prefix.len() + text.len());
+    out.push_str(prefix);
+    for (i, part) in parts.enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(part);
+    }
+    out
 }

@@ -5,7 +5,7 @@
 //! whose host fails them is not a link at all (`http://#`, `http://-a.com`,
 //! `ldap://でなければなりません`), rather than an invalid IRI.
 
-use crate::chars::{decode_at, is_cjk};
+use crate::chars::{decode_at, is_cjk, rfind_byte};
 
 /// Why a host is not plausible, and where: the start of the rightmost label
 /// at fault, or `None` when the fault concerns the host as a whole (too few
@@ -41,7 +41,7 @@ pub(crate) fn is_spaceless_script(c: char) -> bool {
 /// offset of the switch, where the IRI ends. `None` if there is no switch.
 pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usize> {
     let host = &hay[start..end];
-    let label_start = start + memchr::memrchr(b'.', host).map_or(0, |i| i + 1);
+    let label_start = start + rfind_byte(b'.', host).map_or(0, |i| i + 1);
     let mut i = label_start;
     while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'-') {
         i += 1;

@@ -32,8 +32,8 @@
 //! the window.
 
 use crate::chars::{
-    Class, ascii_is, bracket_key, classify, decode_at, decode_before, decode_two_byte, flag,
-    is_trimmed_non_ascii, is_word_char_non_ascii,
+    Class, ascii_is, bracket_key, classify, decode_at, decode_before, decode_two_byte, find_byte,
+    flag, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
 use crate::host_check::{
     MAX_HOST_LEN, check_dns_host, dns_port_cut, glued_prose_at, is_dotless_non_ascii,
@@ -1609,11 +1609,11 @@ fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Op
 pub(crate) fn host_range(hay: &[u8], host_start: usize, end: usize) -> (usize, usize) {
     let h0 = host_start.min(end);
     let after_literal = if hay.get(h0) == Some(&b'[') {
-        memchr::memchr(b']', &hay[h0..end]).map_or(end, |i| h0 + i + 1)
+        find_byte(b']', &hay[h0..end]).map_or(end, |i| h0 + i + 1)
     } else {
         h0
     };
-    let h1 = memchr::memchr(b':', &hay[after_literal..end]).map_or(end, |i| after_literal + i);
+    let h1 = find_byte(b':', &hay[after_literal..end]).map_or(end, |i| after_literal + i);
     (h0, h1)
 }
 

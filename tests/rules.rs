@@ -239,6 +239,10 @@ fn email_percent_is_encoded_in_its_mailto_iri() {
         iri_of("user%host@example.com"),
         ["mailto:user%25host@example.com"]
     );
+    assert_eq!(
+        iri_of("a%%b%c@example.com"),
+        ["mailto:a%25%25b%25c@example.com"]
+    );
 }
 
 #[test]
@@ -465,6 +469,12 @@ fn angle_brackets_wrap_over_lines() {
     let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].iri(), "ftp://foo.example.com/rfc/");
+    // A `www.` host wrapped so: its IRI has neither the line breaks nor
+    // the indentation.
+    let text = "at <www.example.\n   com/a/\n\tb/c>.";
+    let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].iri(), "http://www.example.com/a/b/c");
 }
 
 #[test]
