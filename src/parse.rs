@@ -635,12 +635,15 @@ impl<'a> Validator<'a> {
         let b = self.b;
         let mut i = r.start;
         while i < r.end {
-            let x = b[i];
+            // The run of allowed ASCII bytes, in a tight loop.
+            i += b[i..r.end]
+                .iter()
+                .position(|&x| ASCII.get(usize::from(x)).is_none_or(|&c| c & mask == 0))
+                .unwrap_or(r.end - i);
+            let Some(&x) = b.get(i).filter(|_| i < r.end) else {
+                break;
+            };
             if x < 0x80 {
-                if ASCII[usize::from(x)] & mask != 0 {
-                    i += 1;
-                    continue;
-                }
                 // pct-encoded = "%" HEXDIG HEXDIG, allowed wherever
                 // iunreserved is (never in scheme, port or IP literals).
                 if x == b'%' && iunreserved_based(mask) {
