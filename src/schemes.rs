@@ -108,7 +108,10 @@ mod tests {
             assert!(is_registered_scheme(s), "{s}");
             assert!(is_registered_scheme(&s.to_ascii_uppercase()), "{s}");
             let longer = format!("{s}q");
-            assert_eq!(is_registered_scheme(&longer), SCHEMES.contains(&longer.as_str()));
+            assert_eq!(
+                is_registered_scheme(&longer),
+                SCHEMES.contains(&longer.as_str())
+            );
         }
     }
 }
