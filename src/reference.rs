@@ -814,6 +814,8 @@ mod tests {
             "x 12:30 b@c.de",
             "at 7:45 and a@b.example",
             "mixed:ab http://a.example/",
+            // `word:` before a character that starts no opaque part.
+            "Note: urn:isbn:0451450523, mixed: tel:+1-555 key:(x) mailto:\u{a0}b urn:x",
         ] {
             assert_eq!(
                 fast(t, true, true, 8192),

@@ -566,7 +566,8 @@ impl<'h> Scanner<'h> {
     /// Passes over the `:` and `@` triggers from `t` on (before `tw` and
     /// `to`) that a glance rejects, each exactly as `try_scheme` or
     /// `try_email` would reject it: a `:` without `//` after fewer than two
-    /// scheme characters (`x:`, `12:30`), an `@` whose domain is a run of
+    /// scheme characters (`x:`, `12:30`) or before a character that starts
+    /// no opaque part (`Note: x`), an `@` whose domain is a run of
     /// ASCII letters, digits and `-` without a dot (`a@a@…`). Returns the
     /// first trigger not so rejected (`usize::MAX` if none before `to`),
     /// and the last one rejected.
@@ -606,9 +607,11 @@ impl<'h> Scanner<'h> {
                         Some(false) => break,
                     }
                 } else {
-                    // `x:`: see `try_scheme`.
+                    // `x:`, and `Note: x` (no opaque part can follow,
+                    // whatever the scheme): see `try_scheme`.
                     if let [.., a, b] = hay[floor.min(t)..t]
                         && DENSE[a as usize] & DENSE[b as usize] & DENSE_SCHEME != 0
+                        && self.opaque_starts_at(t + 1)
                     {
                         break;
                     }
