@@ -76,22 +76,31 @@ fn median(mut times: Vec<Duration>) -> Duration {
 }
 
 /// Times `args1` (one thread), `args2` (two threads) and two `args1`
-/// processes started together, taking turns; the medians. The pair shows
-/// what two threads can give on this host at this time at most: two
-/// independent processes share nothing but the machine (caches, memory,
-/// the clock the host allows two busy cores).
-fn time_threads(
-    cmd: &Path,
-    args1: &[&str],
-    args2: &[&str],
-    runs: usize,
-) -> (Duration, Duration, Duration) {
+/// processes started together, taking turns. The pair shows what two
+/// threads can give on this host at this time at most: two independent
+/// processes share nothing but the machine (caches, memory, the clock the
+/// host allows two busy cores).
+struct ThreadTimes {
+    /// Median wall time of one thread, of two.
+    t1: Duration,
+    t2: Duration,
+    /// Medians of the ratios within each turn (one thread ÷ two threads;
+    /// twice one thread ÷ the pair): the three runs of a turn follow each
+    /// other within a second, so a drift of the host's speed over the
+    /// turns (this VM's moves by tens of percent within minutes) falls on
+    /// both sides of each ratio.
+    speed_up: f64,
+    ceiling: f64,
+}
+
+fn time_threads(cmd: &Path, args1: &[&str], args2: &[&str], runs: usize) -> ThreadTimes {
     let quiet = |args: &[&str]| {
         let mut c = Command::new(cmd);
         c.args(args).stdout(Stdio::null());
         c
     };
-    let (mut t1, mut t2, mut pair) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut t1, mut t2, mut speed_up, mut ceiling) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     // One untimed run of each: the file into the page cache, the binary
     // into memory.
     quiet(args1).status().expect("run");
@@ -99,18 +108,32 @@ fn time_threads(
     for _ in 0..runs {
         let t = Instant::now();
         quiet(args1).status().expect("run");
-        t1.push(t.elapsed());
+        let one = t.elapsed();
         let t = Instant::now();
         quiet(args2).status().expect("run");
-        t2.push(t.elapsed());
+        let two = t.elapsed();
         let t = Instant::now();
         let mut a = quiet(args1).spawn().expect("spawn");
         let mut b = quiet(args1).spawn().expect("spawn");
         a.wait().expect("wait");
         b.wait().expect("wait");
-        pair.push(t.elapsed());
+        let pair = t.elapsed();
+        speed_up.push(one.as_secs_f64() / two.as_secs_f64());
+        ceiling.push(2.0 * one.as_secs_f64() / pair.as_secs_f64());
+        t1.push(one);
+        t2.push(two);
     }
-    (median(t1), median(t2), median(pair))
+    ThreadTimes {
+        t1: median(t1),
+        t2: median(t2),
+        speed_up: median_f64(speed_up),
+        ceiling: median_f64(ceiling),
+    }
+}
+
+fn median_f64(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
 }
 
 fn mibs(bytes: usize, d: Duration) -> f64 {
@@ -291,7 +314,7 @@ fn main() {
     drop(text);
     let ps = p.to_str().unwrap();
     println!(
-        "| output | 1 thread | 2 threads | speed-up | two 1-thread processes at once (the host's ceiling) | output of 1 and 2 threads |"
+        "| output | 1 thread | 2 threads | speed-up (median of the turns' ratios) | two 1-thread processes at once (the host's ceiling, likewise) | output of 1 and 2 threads |"
     );
     println!("|---|---|---|---|---|---|");
     for (name, mode) in [
@@ -305,15 +328,15 @@ fn main() {
                 .collect::<Vec<&str>>()
         };
         let (args1, args2) = (args("1"), args("2"));
-        let (t1, t2, pair) = time_threads(&iriscan, &args1, &args2, thread_runs);
+        let times = time_threads(&iriscan, &args1, &args2, thread_runs);
         let out1 = Command::new(&iriscan).args(&args1).output().expect("run");
         let out2 = Command::new(&iriscan).args(&args2).output().expect("run");
         println!(
             "| {name} | {:.0} MiB/s | {:.0} MiB/s | {:.2}× | {:.2}× | {} |",
-            mibs(big, t1),
-            mibs(big, t2),
-            t1.as_secs_f64() / t2.as_secs_f64(),
-            2.0 * t1.as_secs_f64() / pair.as_secs_f64(),
+            mibs(big, times.t1),
+            mibs(big, times.t2),
+            times.speed_up,
+            times.ceiling,
             if out1.stdout == out2.stdout {
                 "identical"
             } else {
