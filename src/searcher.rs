@@ -142,8 +142,10 @@ impl Searcher {
     /// is read in pieces on the pool) and hands the mapped hits of block
     /// k-2 to the sink. Three buffers of a block take turns, each starting
     /// with the last `max_len` + 96 bytes of the one before (what a trigger
-    /// near the end still needs), so that nothing else is ever moved; hits
-    /// come out in the same order as with one thread.
+    /// near the end still needs), so that nothing else is ever moved; a
+    /// block is at least that long too (with a `max_len` above a block, it
+    /// is read a block's size at a time, and memory follows the input).
+    /// Hits come out in the same order as with one thread.
     ///
     /// The pool is rayon's global pool. The calling thread reads and then
     /// waits for the pool: for the best throughput, make it one of the
@@ -353,15 +355,19 @@ impl Searcher {
         // bound (at least `margin` bytes before the end) and the context
         // before it.
         let overlap = margin + LOOKBEHIND;
-        // A block longer than the overlap, so that every round moves on.
-        let block = self
-            .buffer_size
-            .max(self.threads * PARALLEL_BLOCK)
-            .max(2 * overlap);
+        // Read a chunk at a time; a slot gets a block of new bytes, at
+        // least as many as it repeats, so that the repeating costs at most
+        // one copy of the input whatever `max_len` is.
+        let chunk = self.buffer_size.max(self.threads * PARALLEL_BLOCK);
+        let block = chunk.max(overlap);
+        // The whole slot at once where `max_len` is ordinary; else it grows
+        // with what is read (a huge `max_len` does not take memory that a
+        // small input would not fill).
         let mut slots: [Slot; 3] = std::array::from_fn(|_| Slot {
-            buf: RollBuffer::zeroed(overlap + block),
+            buf: RollBuffer::zeroed(chunk + overlap.min(chunk)),
             base: 0,
         });
+        let mut deferred = None;
         let mut found: Vec<Vec<Candidate>> = Vec::new();
         let mut pending: Vec<Vec<Candidate>> = Vec::new();
         let mut kept: Option<D::Kept> = None;
@@ -372,7 +378,7 @@ impl Searcher {
         };
         let mut hits = 0u64;
         let mut peak = 0usize;
-        let mut eof = source.fill(&mut slots[1].buf, block)?;
+        let mut eof = fill_block(&mut source, &mut slots[1].buf, block, chunk, &mut deferred)?;
         loop {
             // The slots `prev`, `cur` and `next`.
             let [p, c, n] = &mut slots;
@@ -403,7 +409,7 @@ impl Searcher {
                     n.buf.clear();
                     n.buf.extend(&window[keep..]);
                     n.base = c.base + keep;
-                    read = source.fill(&mut n.buf, block);
+                    read = fill_block(&mut source, &mut n.buf, block, chunk, &mut deferred);
                 }
                 // The hits of the block before last, kept by the last
                 // round, go to the sink while the pool scans.
@@ -469,6 +475,35 @@ impl Searcher {
             state.shift(keep);
             source.release(lines.released(c.base));
             slots.rotate_left(1);
+        }
+    }
+}
+
+/// Reads up to `want` more bytes of UTF-8 into `buf`, `chunk` bytes at a
+/// time, so that memory follows what is read, not `want`; returns whether
+/// the input ended. A read error after bytes this call read is kept in
+/// `deferred` and returned by the next call: the bytes before it are
+/// scanned first.
+fn fill_block<R: Fill>(
+    source: &mut Source<R>,
+    buf: &mut RollBuffer,
+    want: usize,
+    chunk: usize,
+    deferred: &mut Option<io::Error>,
+) -> io::Result<bool> {
+    if let Some(e) = deferred.take() {
+        return Err(e);
+    }
+    let start = buf.len();
+    let target = start + want;
+    loop {
+        match source.fill(buf, chunk.min(target - buf.len())) {
+            Ok(false) if buf.len() < target => {}
+            Err(e) if buf.len() > start => {
+                *deferred = Some(e);
+                return Ok(false);
+            }
+            ended => return ended,
         }
     }
 }

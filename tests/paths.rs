@@ -546,6 +546,29 @@ fn parallel_memory_is_bounded() {
     );
 }
 
+/// A limit far beyond the input takes no memory of its own: the pipeline's
+/// blocks grow with what is read.
+#[test]
+fn a_huge_limit_takes_memory_only_as_the_input_comes() {
+    let text = "see http://a.example/x and b@c.example\n".repeat(1000);
+    for threads in [1, 2, 4] {
+        let mut rows = Vec::new();
+        let summary = Searcher::new(Finder::new().max_len(1 << 40))
+            .threads(threads)
+            .scan_reader(text.as_bytes(), |h| {
+                rows.push(row(h));
+                Ok(true)
+            })
+            .unwrap();
+        assert_eq!(rows, slice_rows(Finder::new(), text.as_bytes()));
+        assert!(
+            summary.peak_buffer <= 16 << 20,
+            "{threads}: {}",
+            summary.peak_buffer
+        );
+    }
+}
+
 /// Each block of the parallel pipeline starts with the end of the block
 /// before it. Runs longer than a block (a truncated IRI skipped to its
 /// end), IRIs as long as the limit and wrapped `<…>` IRIs meet those
@@ -572,12 +595,15 @@ fn long_runs_cross_the_blocks_of_the_parallel_pipeline() {
         }
         i += 1;
     }
-    for max_len in [8192, 300_000, 700_000] {
+    for max_len in [8192, 300_000, 700_000, 2_500_000] {
         let finder = Finder::new().max_len(max_len);
         let expected = slice_rows(finder, text.as_bytes());
-        assert!(
+        // Below the longest runs (1.5 MB), some IRIs are truncated; above,
+        // a slot gets more than a chunk of new bytes (read 1 MiB at a time).
+        assert_eq!(
             expected.iter().any(|r| r.8.contains(&"truncated")),
-            "some IRIs are truncated"
+            max_len < 1_500_000,
+            "truncated IRIs with max_len {max_len}"
         );
         assert!(
             expected.iter().any(|r| r.5.len() > max_len / 2),
