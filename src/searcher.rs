@@ -143,8 +143,9 @@ impl Searcher {
     /// k-2 to the sink. Three buffers of a block take turns, each starting
     /// with the last `max_len` + 96 bytes of the one before (what a trigger
     /// near the end still needs), so that nothing else is ever moved; a
-    /// block is at least that long too (with a `max_len` above a block, it
-    /// is read a block's size at a time, and memory follows the input).
+    /// block is at least that long too (with a `max_len` above `threads` ×
+    /// 512 KiB, it is read that much at a time, and memory follows the
+    /// input).
     /// Hits come out in the same order as with one thread.
     ///
     /// The pool is rayon's global pool. The calling thread reads and then
