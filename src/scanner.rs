@@ -678,16 +678,19 @@ impl<'h> Scanner<'h> {
             work += (resume - t) as u64 + 1;
             last = Some(t);
             // The next trigger is often where the glance stopped, or close
-            // (a chain too dense for the steps above): the next eight bytes
-            // as a word first, then memchr.
-            t = if resume + 8 > hay.len() {
-                self.find_colon_or_at(resume, to)
+            // (a chain too dense for the steps above): a byte loop over the
+            // next eight bytes finds it soonest (its exit is predicted, so
+            // the scan runs ahead; a word at a time waits for the
+            // arithmetic), then a word and memchr (`find_colon_or_at`).
+            let near = to.min(resume + 8);
+            let mut p = resume;
+            while p < near && DENSE[hay[p] as usize] & mask == 0 {
+                p += 1;
+            }
+            t = if p < near {
+                p
             } else {
-                match self.trigger_in_word(resume) {
-                    Some(i) if i < to => i,
-                    Some(_) => usize::MAX,
-                    None => self.find_colon_or_at(resume + 8, to),
-                }
+                self.find_colon_or_at(p, to)
             };
         }
         state.work += work;
