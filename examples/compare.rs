@@ -70,9 +70,9 @@ fn time(cmds: &[(&Path, &[&str])], runs: usize) -> Vec<(Duration, String)> {
         .collect()
 }
 
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
+fn median<T: PartialOrd>(mut xs: Vec<T>) -> T {
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    xs.swap_remove(xs.len() / 2)
 }
 
 /// Times `args1` (one thread), `args2` (two threads) and two `args1`
@@ -126,14 +126,9 @@ fn time_threads(cmd: &Path, args1: &[&str], args2: &[&str], runs: usize) -> Thre
     ThreadTimes {
         t1: median(t1),
         t2: median(t2),
-        speed_up: median_f64(speed_up),
-        ceiling: median_f64(ceiling),
+        speed_up: median(speed_up),
+        ceiling: median(ceiling),
     }
-}
-
-fn median_f64(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 fn mibs(bytes: usize, d: Duration) -> f64 {

@@ -282,21 +282,13 @@ impl Searcher {
         let mut buf = RollBuffer::default();
         let mut base = 0usize;
         let mut state = ScanState::default();
-        let mut lines = Lines {
-            enabled: self.line_numbers,
-            ..Lines::default()
-        };
+        let mut lines = Lines::new(self.line_numbers);
         let mut hits = 0u64;
         let mut peak = 0usize;
         let mut eof = source.fill(&mut buf, block)?;
         loop {
             peak = peak.max(buf.capacity() + source.held());
-            // Scan every trigger whose outcome the bytes at hand decide.
-            let to = if eof {
-                buf.len()
-            } else {
-                buf.len().saturating_sub(margin)
-            };
+            let to = decided_up_to(buf.len(), eof, margin);
             let mut result = Ok(true);
             if to > state.pos {
                 let window = buf.bytes();
@@ -373,10 +365,7 @@ impl Searcher {
         let mut pending: Vec<Vec<Candidate>> = Vec::new();
         let mut kept: Option<D::Kept> = None;
         let mut state = ScanState::default();
-        let mut lines = Lines {
-            enabled: self.line_numbers,
-            ..Lines::default()
-        };
+        let mut lines = Lines::new(self.line_numbers);
         let mut hits = 0u64;
         let mut peak = 0usize;
         let mut eof = fill_block(&mut source, &mut slots[1].buf, block, chunk, &mut deferred)?;
@@ -386,12 +375,7 @@ impl Searcher {
             peak = peak.max(p.buf.capacity() + c.buf.capacity() + n.buf.capacity() + source.held());
             let at_end = eof;
             let window = c.buf.bytes();
-            // Scan every trigger whose outcome the bytes at hand decide.
-            let to = if at_end {
-                window.len()
-            } else {
-                window.len().saturating_sub(margin)
-            };
+            let to = decided_up_to(window.len(), at_end, margin);
             let mut st = state.clone();
             let mut read = Ok(true);
             let scan = &mut found;
@@ -506,6 +490,17 @@ fn fill_block<R: Fill>(
             }
             ended => return ended,
         }
+    }
+}
+
+/// Where to scan triggers up to in `len` bytes at hand: every trigger whose
+/// outcome they decide (all of them at the end of the input; else those
+/// with `margin` bytes after them).
+fn decided_up_to(len: usize, at_end: bool, margin: usize) -> usize {
+    if at_end {
+        len
+    } else {
+        len.saturating_sub(margin)
     }
 }
 
@@ -798,6 +793,13 @@ struct Lines {
 }
 
 impl Lines {
+    fn new(enabled: bool) -> Lines {
+        Lines {
+            enabled,
+            ..Lines::default()
+        }
+    }
+
     fn advance(&mut self, window: &[u8], base: usize, pos: usize, mapper: &mut Mapper<'_>) {
         if !self.enabled {
             return;
