@@ -640,9 +640,10 @@ impl<'a> Validator<'a> {
                 .iter()
                 .position(|&x| ASCII.get(usize::from(x)).is_none_or(|&c| c & mask == 0))
                 .unwrap_or(r.end - i);
-            let Some(&x) = b.get(i).filter(|_| i < r.end) else {
+            if i >= r.end {
                 break;
-            };
+            }
+            let x = b[i];
             if x < 0x80 {
                 // pct-encoded = "%" HEXDIG HEXDIG, allowed wherever
                 // iunreserved is (never in scheme, port or IP literals).
