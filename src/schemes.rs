@@ -24,28 +24,28 @@ static SCHEMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     v
 });
 
-/// For each first letter, the set of scheme lengths (1–63) that occur: a
-/// one-step rejection of the words before `:` in prose (`Note:`, `Re:`).
-static FIRST_LETTER_LENGTHS: LazyLock<[u64; 26]> = LazyLock::new(|| {
-    let mut t = [0u64; 26];
-    for s in SCHEMES.iter() {
-        if let Some(f) = s.bytes().next().filter(u8::is_ascii_lowercase) {
-            t[(f - b'a') as usize] |= 1 << s.len().min(63);
-        }
-    }
-    t
-});
+/// The registry's entries by first letter.
+struct Letter {
+    /// The scheme lengths (1–63) that occur: a one-step rejection of the
+    /// words before `:` in prose (`Note:`, `Re:`).
+    lengths: u64,
+    /// Where the entries are in [`SCHEMES`] (sorted, so they are
+    /// together): the binary search looks at a dozen entries, not at all of
+    /// them.
+    entries: Range<usize>,
+}
 
-/// For each first letter, where its schemes are in [`SCHEMES`] (sorted, so
-/// they are together): the binary search looks at a dozen entries, not at
-/// all of them (this runs on every `Word:` in the input that passes the
-/// lengths above).
-static FIRST_LETTER_RANGES: LazyLock<[Range<usize>; 26]> = LazyLock::new(|| {
+static LETTERS: LazyLock<[Letter; 26]> = LazyLock::new(|| {
     std::array::from_fn(|i| {
         let letter = b'a' + i as u8;
         let start = SCHEMES.partition_point(|s| s.as_bytes()[0] < letter);
         let end = SCHEMES.partition_point(|s| s.as_bytes()[0] <= letter);
-        start..end
+        Letter {
+            lengths: SCHEMES[start..end]
+                .iter()
+                .fold(0, |t, s| t | 1 << s.len().min(63)),
+            entries: start..end,
+        }
     })
 });
 
@@ -62,8 +62,8 @@ pub fn is_registered_scheme(scheme: &str) -> bool {
     let Some(first) = scheme.bytes().next().filter(u8::is_ascii_alphabetic) else {
         return false;
     };
-    let letter = (first.to_ascii_lowercase() - b'a') as usize;
-    if scheme.len() >= 64 || FIRST_LETTER_LENGTHS[letter] & (1 << scheme.len()) == 0 {
+    let letter = &LETTERS[(first.to_ascii_lowercase() - b'a') as usize];
+    if scheme.len() >= 64 || letter.lengths & (1 << scheme.len()) == 0 {
         return false;
     }
     // Lower case, on the stack (no allocation).
@@ -71,7 +71,7 @@ pub fn is_registered_scheme(scheme: &str) -> bool {
     let lower = &mut lower[..scheme.len()];
     lower.copy_from_slice(scheme.as_bytes());
     lower.make_ascii_lowercase();
-    SCHEMES[FIRST_LETTER_RANGES[letter].clone()]
+    SCHEMES[letter.entries.clone()]
         .binary_search_by(|e| e.as_bytes().cmp(lower))
         .is_ok()
 }
