@@ -10,52 +10,34 @@
 
 mod chars;
 mod charset;
-mod components;
-mod finder;
-mod hit;
-mod host_check;
-mod host_mapping;
-mod ip_literal;
-mod leiri;
-mod lines;
-mod normalize;
-mod parallel;
-mod parse;
-mod read_at;
-#[cfg(test)]
-mod reference;
-mod resolve;
-mod resume;
-mod scanner;
-mod schemes;
-mod searcher;
-mod to_iri;
-mod to_uri;
-mod transcode;
-mod ucs;
+mod find;
+mod iri;
+mod stream;
 
-pub use charset::{
+pub use chars::ucschar::{is_iprivate, is_leiri_ucschar, is_ucschar};
+pub use charset::detect::{
     Charset, CharsetError, CharsetSource, DETECTION_PREFIX_LEN, META_WINDOW, MIME_WINDOW,
     charset_for_label, detect,
 };
-pub use components::Components;
-pub use finder::{FindIter, Finder};
-pub use hit::{Hit, Warning};
-pub use host_mapping::{HostMapping, IdnaFailure};
-pub use leiri::leiri_to_iri;
-pub use normalize::{
+pub use charset::transcoder::{
+    CHECKPOINT_INTERVAL, OffsetMapper, Transcoded, Transcoder, transcode,
+};
+pub use find::finder::{FindIter, Finder};
+pub use find::found_iri::{Hit, Warning};
+pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
+pub use find::schemes::is_registered_scheme;
+pub use iri::components::Components;
+pub use iri::host_mapping::{HostMapping, IdnaFailure};
+pub use iri::leiri::leiri_to_iri;
+pub use iri::normalize::{
     NormalForm, NormalizationLevel, NormalizeError, NormalizeOptions, Operand, equivalent,
     normalize,
 };
-pub use parse::{
+pub use iri::parse::{
     HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
 };
-pub use read_at::ReadAt;
-pub use resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
-pub use scanner::{DEFAULT_MAX_LEN, Kind};
-pub use schemes::is_registered_scheme;
-pub use searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};
-pub use to_iri::{IriOptions, to_iri};
-pub use to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
-pub use transcode::{CHECKPOINT_INTERVAL, OffsetMapper, Transcoded, Transcoder, transcode};
-pub use ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};
+pub use iri::resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
+pub use iri::to_iri::{IriOptions, to_iri};
+pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
+pub use stream::read_at::ReadAt;
+pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};

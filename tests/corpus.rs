@@ -2,14 +2,12 @@
 //! document in its legacy charset yields the same IRIs as its UTF-8 twin,
 //! with offsets that slice the raw file to exactly the hit's text, URIs
 //! whose http(s) query is in the document's charset (RFC 3987bis §3.5),
-//! the same hits through every buffer size, and the JSON the command line
-//! prints equals the expected output checked in next to the document
-//! (`STEM.ENC.expected.jsonl`; `IRISCAN_BLESS=1` rewrites them, to be
-//! reviewed by hand).
+//! and the same hits through every buffer size. (The command line's JSON
+//! on the same documents is checked against the expected output beside
+//! them in the command line's own tests, `cli/tests/corpus.rs`.)
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::Command;
 
 use encoding_rs::Encoding;
 use iriscan::{Finder, Searcher, Summary, UriOptions};
@@ -179,36 +177,5 @@ fn every_buffer_size_gives_the_same_hits() {
             let (got, _) = scan(&raw, None, buffer, chunk);
             assert_eq!(got, expected, "{stem}: buffer {buffer}");
         }
-    }
-}
-
-#[test]
-fn command_line_json_matches_the_expected_output() {
-    let bless = std::env::var_os("IRISCAN_BLESS").is_some();
-    for stem in documents() {
-        let out = Command::new(env!("CARGO_BIN_EXE_iriscan"))
-            .args(["--json", "--invalid", &format!("{stem}.txt")])
-            .current_dir(dir())
-            .output()
-            .expect("run iriscan");
-        assert!(
-            out.status.success(),
-            "{stem}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let got = String::from_utf8(out.stdout).expect("UTF-8 JSON");
-        let path = dir().join(format!("{stem}.expected.jsonl"));
-        if bless {
-            std::fs::write(&path, &got).unwrap();
-            continue;
-        }
-        let expected =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(
-            got,
-            expected,
-            "{stem}: output differs from {}",
-            path.display()
-        );
     }
 }

@@ -3,7 +3,6 @@
 //! `../shared/suites`, provenance in each file and in its README).
 
 mod charset;
-mod cli;
 mod corpus;
 mod extract_suites;
 mod mapping;

@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 /// The registry file: one `scheme<TAB>status` line per scheme, `#` comments.
-const REGISTRY: &str = include_str!("../data/uri-schemes.tsv");
+const REGISTRY: &str = include_str!("../../data/uri-schemes.tsv");
 
 /// The registered schemes, lower case, sorted for binary search.
 static SCHEMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {

@@ -10,6 +10,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 /// Input that can be read at any offset through a shared reference, from
@@ -108,11 +109,13 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
             return deferred(fill_from(buf, |b| self.read(b)));
         }
         let (input, offset) = (self.input, self.offset);
-        let pieces: Vec<(usize, (usize, io::Result<bool>))> = buf
-            .par_chunks_mut(READ_PIECE)
-            .enumerate()
-            // A job a piece (see `parallel::scan_window`).
-            .with_max_len(1)
+        // A job a piece (see `parallel_scan::scan_window`); in order on
+        // this thread without the `parallel` feature.
+        #[cfg(feature = "parallel")]
+        let chunks = buf.par_chunks_mut(READ_PIECE).enumerate().with_max_len(1);
+        #[cfg(not(feature = "parallel"))]
+        let chunks = buf.chunks_mut(READ_PIECE).enumerate();
+        let pieces: Vec<(usize, (usize, io::Result<bool>))> = chunks
             .map(|(k, piece)| {
                 let mut at = offset + (k * READ_PIECE) as u64;
                 let len = piece.len();

@@ -16,7 +16,7 @@
 use std::sync::OnceLock;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
-use crate::ucs::{is_iprivate, is_ucschar};
+use crate::chars::ucschar::{is_iprivate, is_ucschar};
 
 /// Why a row of the table ends an IRI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -33,9 +33,9 @@
 
 use std::borrow::Cow;
 
-use crate::components::Components;
-use crate::to_uri::{is_ip_literal, is_uri_ascii, push_pct, push_pct_bytes};
-use crate::ucs::{is_iprivate, is_ucschar};
+use crate::chars::ucschar::{is_iprivate, is_ucschar};
+use crate::iri::components::Components;
+use crate::iri::to_uri::{is_ip_literal, is_uri_ascii, push_pct, push_pct_bytes};
 
 /// The bidi formatting characters (LRM, RLM, ALM, the embeddings,
 /// overrides and isolates): never in an IRI (§6.1, §6.3, [Bidi]).

@@ -31,15 +31,15 @@
 //! `max_len` + [`LOOKAHEAD`] after it, which is what those drivers keep in
 //! the window.
 
-use crate::chars::{
+use crate::chars::classes::{
     Class, ascii_is, bracket_key, classify, decode_at, decode_before, decode_two_byte, find_byte,
     flag, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
-use crate::host_check::{
+use crate::find::host_plausibility::{
     MAX_HOST_LEN, check_dns_host, dns_port_cut, glued_prose_at, is_dotless_non_ascii,
     is_spaceless_script,
 };
-use crate::schemes::is_registered_scheme;
+use crate::find::schemes::is_registered_scheme;
 use std::sync::LazyLock;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
@@ -139,6 +139,7 @@ pub(crate) struct ScanState {
 }
 
 impl ScanState {
+    #[cfg(feature = "parallel")]
     /// A state for scanning from `pos` as if the input started there (valid
     /// where no backward scan crosses `pos`: see `parallel`).
     pub fn at(pos: usize) -> ScanState {
@@ -309,17 +310,17 @@ static DENSE: [u8; 256] = {
         if b == b'.' || b >= 0x80 {
             f |= DENSE_DEFER;
         }
-        if b < 0x80 && crate::chars::ASCII[i] & flag::SCHEME != 0 {
+        if b < 0x80 && crate::chars::classes::ASCII[i] & flag::SCHEME != 0 {
             f |= DENSE_SCHEME;
         }
         if b < 0x80
-            && crate::chars::ASCII[i] & (flag::IRI | flag::LEIRI) != 0
+            && crate::chars::classes::ASCII[i] & (flag::IRI | flag::LEIRI) != 0
             && !matches!(b, b':' | b'@' | b'/' | b'?' | b'#')
         {
             f |= DENSE_AUTH;
         }
         if b < 0x80
-            && crate::chars::ASCII[i] & flag::IRI != 0
+            && crate::chars::classes::ASCII[i] & flag::IRI != 0
             && !matches!(b, b'/' | b'?' | b'#' | b'@' | b'(' | b')' | b'\'' | b':')
         {
             f |= DENSE_PLAIN;
@@ -363,7 +364,7 @@ static RUN_BYTE: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 128 {
-        t[i] = crate::chars::ASCII[i] & (flag::IRI | flag::LEIRI) != 0;
+        t[i] = crate::chars::classes::ASCII[i] & (flag::IRI | flag::LEIRI) != 0;
         i += 1;
     }
     t
@@ -1296,7 +1297,7 @@ impl<'h> Scanner<'h> {
                     continue;
                 }
                 fw.non_dns = fw.non_dns.min(p);
-                let f = crate::chars::ASCII[b as usize];
+                let f = crate::chars::classes::ASCII[b as usize];
                 if f & flag::IRI != 0 {
                     fw.unclean = fw.unclean.min(p);
                     match b {
@@ -1468,7 +1469,7 @@ impl<'h> Scanner<'h> {
                 end += 1;
             } else {
                 match decode_at(hay, end) {
-                    Some((c, n)) if crate::chars::is_word_char_non_ascii(c) => {
+                    Some((c, n)) if crate::chars::classes::is_word_char_non_ascii(c) => {
                         non_ascii = true;
                         end += n;
                     }
@@ -1499,7 +1500,7 @@ impl<'h> Scanner<'h> {
                 let Some((c, n)) = decode_before(hay, i) else {
                     break;
                 };
-                if !crate::chars::is_word_char_non_ascii(c) {
+                if !crate::chars::classes::is_word_char_non_ascii(c) {
                     break;
                 }
                 if spaceless.is_none() && is_spaceless_script(c) {
@@ -1577,7 +1578,7 @@ pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool
     let (h0, h1) = host_range(hay, host_start, end);
     let glued = glued_prose_at(hay, h0, h1);
     let dns_cut = if dns {
-        crate::host_check::dns_authority_cut(hay, h0, h1, end)
+        crate::find::host_plausibility::dns_authority_cut(hay, h0, h1, end)
     } else {
         None
     };

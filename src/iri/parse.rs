@@ -64,9 +64,9 @@
 use std::fmt;
 use std::ops::Range;
 
-use crate::components::Components;
-use crate::ip_literal::{self, IpFault};
-use crate::ucs::{is_iprivate, is_leiri_ucschar, is_ucschar};
+use crate::chars::ucschar::{is_iprivate, is_leiri_ucschar, is_ucschar};
+use crate::iri::components::Components;
+use crate::iri::ip_literal::{self, IpFault};
 
 /// Which ABNF start rule of RFC 3987bis §2.2 to match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -663,7 +663,7 @@ impl<'a> Validator<'a> {
             }
             // A non-ASCII lead byte: `i` is a char boundary because we only
             // ever step over whole characters (and `b` is valid UTF-8).
-            let Some((c, _)) = crate::chars::decode_at(b, i) else {
+            let Some((c, _)) = crate::chars::classes::decode_at(b, i) else {
                 break;
             };
             let ok = match non_ascii {

@@ -15,16 +15,18 @@
 use std::io::{self, Read};
 
 use encoding_rs::Encoding;
-use rayon::prelude::*;
 
-use crate::charset::{Charset, DETECTION_PREFIX_LEN, detect};
-use crate::finder::Finder;
-use crate::hit::Hit;
-use crate::lines::{LineCounter, count_region};
-use crate::parallel::{MIN_PIECE, scan_window};
-use crate::read_at::{Fill, Positional, ReadAt, Sequential};
-use crate::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
-use crate::transcode::{OffsetMapper, Transcoder};
+use crate::charset::detect::{Charset, DETECTION_PREFIX_LEN, detect};
+use crate::charset::transcoder::{OffsetMapper, Transcoder};
+use crate::find::finder::Finder;
+use crate::find::found_iri::Hit;
+#[cfg(feature = "parallel")]
+use crate::find::scanner::Candidate;
+use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
+use crate::stream::line_counter::LineCounter;
+#[cfg(feature = "parallel")]
+use crate::stream::parallel_pipeline::Locate;
+use crate::stream::read_at::{Fill, Positional, ReadAt, Sequential};
 
 /// The default size of a read: 64 KiB.
 pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
@@ -97,11 +99,11 @@ pub struct Summary {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Searcher {
-    finder: Finder,
-    buffer_size: usize,
-    threads: usize,
-    encoding: Option<&'static Encoding>,
-    line_numbers: bool,
+    pub(super) finder: Finder,
+    pub(super) buffer_size: usize,
+    pub(super) threads: usize,
+    pub(super) encoding: Option<&'static Encoding>,
+    pub(super) line_numbers: bool,
 }
 
 impl Searcher {
@@ -262,11 +264,11 @@ impl Searcher {
 
     fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> io::Result<Summary> {
         let source = Source::open(reader, self.encoding)?;
+        #[cfg(feature = "parallel")]
         if self.threads > 1 {
-            self.run_parallel(source, delivery)
-        } else {
-            self.run_sequential(source, delivery)
+            return self.run_parallel(source, delivery);
         }
+        self.run_sequential(source, delivery)
     }
 
     /// One thread: a roll buffer, each hit delivered as the scan finds it.
@@ -325,178 +327,12 @@ impl Searcher {
             eof = source.fill(&mut buf, block)?;
         }
     }
-
-    /// Several threads: a pipeline of one pool round per block, over three
-    /// slots that take turns. In each round the pool scans the block in
-    /// slot `cur` (in pieces, `found`) and locates and maps the hits of the
-    /// block before (`pending`, in slot `prev`), while this thread reads
-    /// the next block into slot `next` (UTF-8 in place; a file in pieces on
-    /// the pool) and hands the hits mapped in the round before (`kept`) to
-    /// the sink. A slot starts with the end of the slot before it — the
-    /// undecided tail and the context a backward scan needs — so nothing
-    /// but that tail is ever moved, and the memory is three blocks,
-    /// touched once. The vectors are reused from round to round, so that a
-    /// large input does not allocate afresh for every block.
-    fn run_parallel<R: Fill, D: Delivery>(
-        &self,
-        mut source: Source<R>,
-        delivery: &mut D,
-    ) -> io::Result<Summary> {
-        let opts = self.finder.options();
-        let margin = opts.max_len + LOOKAHEAD;
-        // What a slot repeats of the one before: everything after the scan
-        // bound (at least `margin` bytes before the end) and the context
-        // before it.
-        let overlap = margin + LOOKBEHIND;
-        // Read a chunk at a time; a slot gets a block of new bytes, at
-        // least as many as it repeats, so that the repeating costs at most
-        // one copy of the input whatever `max_len` is.
-        let chunk = self.buffer_size.max(self.threads * PARALLEL_BLOCK);
-        let block = chunk.max(overlap);
-        // The whole slot at once where `max_len` is ordinary; else it grows
-        // with what is read (a huge `max_len` does not take memory that a
-        // small input would not fill).
-        let mut slots: [Slot; 3] = std::array::from_fn(|_| Slot {
-            buf: RollBuffer::zeroed(chunk + overlap.min(chunk)),
-            base: 0,
-        });
-        let mut deferred = None;
-        let mut found: Vec<Vec<Candidate>> = Vec::new();
-        let mut pending: Vec<Vec<Candidate>> = Vec::new();
-        let mut kept: Option<D::Kept> = None;
-        let mut state = ScanState::default();
-        let mut lines = Lines::new(self.line_numbers);
-        let mut hits = 0u64;
-        let mut peak = 0usize;
-        let mut eof = fill_block(&mut source, &mut slots[1].buf, block, chunk, &mut deferred)?;
-        loop {
-            // The slots `prev`, `cur` and `next`.
-            let [p, c, n] = &mut slots;
-            peak = peak.max(p.buf.capacity() + c.buf.capacity() + n.buf.capacity() + source.held());
-            let at_end = eof;
-            let window = c.buf.bytes();
-            let to = decided_up_to(window.len(), at_end, margin);
-            let mut st = state.clone();
-            let mut read = Ok(true);
-            let scan = &mut found;
-            let (located, flushed) = rayon::in_place_scope(|scope| {
-                scope.spawn(|_| {
-                    scan.iter_mut().for_each(Vec::clear);
-                    if to > st.pos {
-                        let threads = self.threads;
-                        scan_window(window, opts, &mut st, to, threads * 8, MIN_PIECE, scan);
-                    }
-                });
-                // The reader need not be `Send`: it is read here, and the
-                // offset map is only consulted once it is read.
-                if !at_end {
-                    let keep = window.len().saturating_sub(overlap);
-                    n.buf.clear();
-                    n.buf.extend(&window[keep..]);
-                    n.base = c.base + keep;
-                    read = fill_block(&mut source, &mut n.buf, block, chunk, &mut deferred);
-                }
-                // The hits of the block before last, kept by the last
-                // round, go to the sink while the pool scans.
-                let flushed = match kept.take() {
-                    Some(k) => delivery.flush(k),
-                    None => Ok(true),
-                };
-                if !matches!(flushed, Ok(true)) {
-                    return (Vec::new(), flushed);
-                }
-                let mut ctx = Locate {
-                    lines: &mut lines,
-                    window: p.buf.bytes(),
-                    base: p.base,
-                    transcoder: &source.transcoder,
-                };
-                (delivery.locate(&pending, &mut ctx), flushed)
-            });
-            state = st;
-            let mut go_on = flushed?;
-            if go_on {
-                hits += count(&pending);
-                (go_on, kept) = delivery.keep(located)?;
-            } else {
-                drop(located);
-            }
-            std::mem::swap(&mut found, &mut pending);
-            if go_on && (at_end || read.is_err()) {
-                // The last block's hits (before a read error too: the bytes
-                // read decide them).
-                if let Some(k) = kept.take() {
-                    go_on = delivery.flush(k)?;
-                }
-                if go_on {
-                    hits += count(&pending);
-                    lines.advance(p.buf.bytes(), p.base, c.base, &mut source.mapper());
-                    let mut ctx = Locate {
-                        lines: &mut lines,
-                        window,
-                        base: c.base,
-                        transcoder: &source.transcoder,
-                    };
-                    let located = delivery.locate(&pending, &mut ctx);
-                    let last;
-                    (go_on, last) = delivery.keep(located)?;
-                    if let (true, Some(k)) = (go_on, last) {
-                        go_on = delivery.flush(k)?;
-                    }
-                }
-            }
-            eof = read?;
-            if !go_on || at_end {
-                return Ok(source.summary(hits, peak));
-            }
-            // Slot `prev` is read into next round: count its lines up to
-            // where slot `cur` starts, and let the decoder forget what no
-            // hit still to locate needs.
-            lines.advance(p.buf.bytes(), p.base, c.base, &mut source.mapper());
-            let keep = n.base - c.base;
-            // The scan reached `to`: the bytes from LOOKBEHIND before its
-            // position on are in slot `next`.
-            debug_assert!(keep == 0 || state.pos >= keep + LOOKBEHIND);
-            state.shift(keep);
-            source.release(lines.released(c.base));
-            slots.rotate_left(1);
-        }
-    }
-}
-
-/// Reads up to `want` more bytes of UTF-8 into `buf`, `chunk` bytes at a
-/// time, so that memory follows what is read, not `want`; returns whether
-/// the input ended. A read error after bytes this call read is kept in
-/// `deferred` and returned by the next call: the bytes before it are
-/// scanned first.
-fn fill_block<R: Fill>(
-    source: &mut Source<R>,
-    buf: &mut RollBuffer,
-    want: usize,
-    chunk: usize,
-    deferred: &mut Option<io::Error>,
-) -> io::Result<bool> {
-    if let Some(e) = deferred.take() {
-        return Err(e);
-    }
-    let start = buf.len();
-    let target = start + want;
-    loop {
-        match source.fill(buf, chunk.min(target - buf.len())) {
-            Ok(false) if buf.len() < target => {}
-            Err(e) if buf.len() > start => {
-                *deferred = Some(e);
-                return Ok(false);
-            }
-            ended => return ended,
-        }
-    }
 }
 
 /// Where to scan triggers up to in `len` bytes at hand: every trigger whose
 /// outcome they decide (all of them at the end of the input; else those
 /// with `margin` bytes after them).
-fn decided_up_to(len: usize, at_end: bool, margin: usize) -> usize {
+pub(super) fn decided_up_to(len: usize, at_end: bool, margin: usize) -> usize {
     if at_end {
         len
     } else {
@@ -504,26 +340,16 @@ fn decided_up_to(len: usize, at_end: bool, margin: usize) -> usize {
     }
 }
 
-/// A block of the parallel pipeline, after the end of the block before it.
-struct Slot {
-    buf: RollBuffer,
-    /// Offset of its first byte in the (decoded) input.
-    base: usize,
-}
-
-fn count(pieces: &[Vec<Candidate>]) -> u64 {
-    pieces.iter().map(|p| p.len() as u64).sum()
-}
-
 /// Where located hits go: one at a time (sequential scanning), or a
 /// window's pieces at once (parallel scanning), located and mapped on the
 /// pool, then delivered in order.
-trait Delivery {
+pub(super) trait Delivery {
     /// What locating a hit gives, to be delivered.
     type Item<'h>: Send;
 
     fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool>;
 
+    #[cfg(feature = "parallel")]
     /// Locates (and maps) the hits of a window's pieces, on the pool.
     fn locate<'h>(
         &self,
@@ -531,17 +357,20 @@ trait Delivery {
         ctx: &mut Locate<'_, 'h>,
     ) -> Vec<Vec<Self::Item<'h>>>;
 
+    #[cfg(feature = "parallel")]
     /// Located hits that own their data, kept from one parallel round to
     /// be delivered during the next (while the pool scans the next window),
     /// so that the sink does not run while the pool waits.
     type Kept;
 
+    #[cfg(feature = "parallel")]
     /// Hands located hits to the sink, in order, or keeps them for
     /// [`flush`](Delivery::flush) (hits that borrow the buffer are
     /// delivered at once); returns whether to go on, and what was kept.
     fn keep(&mut self, located: Vec<Vec<Self::Item<'_>>>)
     -> io::Result<(bool, Option<Self::Kept>)>;
 
+    #[cfg(feature = "parallel")]
     /// Hands what [`keep`](Delivery::keep) kept to the sink, in order;
     /// returns whether to go on.
     fn flush(&mut self, kept: Self::Kept) -> io::Result<bool>;
@@ -557,12 +386,15 @@ impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
         (self.0)(hit)
     }
 
+    #[cfg(feature = "parallel")]
     fn locate<'h>(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, 'h>) -> Vec<Vec<Hit<'h>>> {
         ctx.locate(pieces, |hit| hit)
     }
 
+    #[cfg(feature = "parallel")]
     type Kept = ();
 
+    #[cfg(feature = "parallel")]
     fn keep(&mut self, located: Vec<Vec<Hit<'_>>>) -> io::Result<(bool, Option<()>)> {
         for hit in located.iter().flatten() {
             if !(self.0)(hit)? {
@@ -572,6 +404,7 @@ impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
         Ok((true, None))
     }
 
+    #[cfg(feature = "parallel")]
     fn flush(&mut self, (): ()) -> io::Result<bool> {
         Ok(true)
     }
@@ -596,17 +429,21 @@ where
         (self.sink)((self.map)(hit))
     }
 
+    #[cfg(feature = "parallel")]
     fn locate<'h>(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, 'h>) -> Vec<Vec<T>> {
         let map = &self.map;
         ctx.locate(pieces, |hit| map(&hit))
     }
 
+    #[cfg(feature = "parallel")]
     type Kept = Vec<Vec<T>>;
 
+    #[cfg(feature = "parallel")]
     fn keep(&mut self, located: Vec<Vec<T>>) -> io::Result<(bool, Option<Vec<Vec<T>>>)> {
         Ok((true, Some(located)))
     }
 
+    #[cfg(feature = "parallel")]
     fn flush(&mut self, located: Vec<Vec<T>>) -> io::Result<bool> {
         for t in located.into_iter().flatten() {
             if !(self.sink)(t)? {
@@ -617,160 +454,70 @@ where
     }
 }
 
-/// What locating a window's hits needs.
-struct Locate<'a, 'h> {
-    lines: &'a mut Lines,
-    window: &'h [u8],
-    base: usize,
-    transcoder: &'a Transcoder,
-}
-
-impl<'h> Locate<'_, 'h> {
-    /// Gives the hits of a window's pieces their place in the input
-    /// (original offsets, line, column) and applies `f`, on the pool: the
-    /// newlines between the pieces' first hits are counted in parallel and
-    /// summed, and each piece is located from its seed. Leaves `lines` as
-    /// locating the hits one by one would.
-    fn locate<T, F>(&mut self, pieces: &[Vec<Candidate>], f: F) -> Vec<Vec<T>>
-    where
-        T: Send,
-        F: Fn(Hit<'h>) -> T + Sync,
-    {
-        let (window, base, transcoder) = (self.window, self.base, self.transcoder);
-        let pieces: Vec<&Vec<Candidate>> = pieces.iter().filter(|p| !p.is_empty()).collect();
-        if pieces.is_empty() {
-            return Vec::new();
-        }
-        let starts: Vec<usize> = pieces.iter().map(|p| base + p[0].start).collect();
-        // The seed of each piece: the line counter at its first hit.
-        let lines = &mut *self.lines;
-        lines.advance(window, base, starts[0], &mut Mapper::of(transcoder));
-        let mut seeds = vec![(lines.counter.clone(), lines.line_start_original)];
-        if lines.enabled {
-            let gaps: Vec<(u64, Option<usize>)> = starts
-                .par_windows(2)
-                .map(|w| count_region(window, base, w[0], w[1]))
-                .collect();
-            for (k, &(n, last)) in gaps.iter().enumerate() {
-                let (prev, prev_original) = &seeds[k];
-                let next = prev.after(n, last, starts[k + 1]);
-                // A new line start is mapped by the piece's own mapper.
-                let original = if last.is_some() {
-                    usize::MAX
-                } else {
-                    *prev_original
-                };
-                seeds.push((next, original));
-            }
-        } else {
-            seeds.resize(starts.len(), seeds[0].clone());
-        }
-        let enabled = lines.enabled;
-        let located: Vec<(Vec<T>, Lines)> = pieces
-            .into_par_iter()
-            .zip(seeds.into_par_iter())
-            // A job a piece (see `parallel::scan_window`).
-            .with_max_len(1)
-            .map(|(piece, (counter, original))| {
-                let mut mapper = Mapper::of(transcoder);
-                let line_start_original = if original == usize::MAX {
-                    mapper.start(counter.line_start())
-                } else {
-                    original
-                };
-                let mut local = Lines {
-                    enabled,
-                    counter,
-                    line_start_original,
-                };
-                let out = piece
-                    .iter()
-                    .map(|&c| {
-                        f(local.place(
-                            Hit::new(window, c),
-                            window,
-                            base,
-                            c.start,
-                            c.end,
-                            &mut mapper,
-                        ))
-                    })
-                    .collect();
-                (out, local)
-            })
-            .collect();
-        let mut out = Vec::with_capacity(located.len());
-        for (piece, local) in located {
-            out.push(piece);
-            *lines = local;
-        }
-        out
-    }
-}
-
 /// A byte buffer whose storage is initialized once and reused: reads go
 /// into its spare part without zeroing it again, and a roll moves the kept
 /// tail to the front (like ripgrep's line buffer).
 #[derive(Default)]
-struct RollBuffer {
+pub(super) struct RollBuffer {
     /// Initialized storage; `data[..len]` holds the bytes.
-    data: Vec<u8>,
-    len: usize,
+    pub(super) data: Vec<u8>,
+    pub(super) len: usize,
 }
 
 impl RollBuffer {
+    #[cfg(feature = "parallel")]
     /// An empty buffer with `capacity` bytes of zeroed storage, which the
     /// allocator takes from the system's zeroed pages without writing them:
     /// they cost nothing until touched.
-    fn zeroed(capacity: usize) -> RollBuffer {
+    pub(super) fn zeroed(capacity: usize) -> RollBuffer {
         RollBuffer {
             data: vec![0; capacity],
             len: 0,
         }
     }
 
-    fn bytes(&self) -> &[u8] {
+    pub(super) fn bytes(&self) -> &[u8] {
         &self.data[..self.len]
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.len
     }
 
-    fn capacity(&self) -> usize {
+    pub(super) fn capacity(&self) -> usize {
         self.data.len()
     }
 
     /// Room for `want` more bytes, to be filled and then committed.
-    fn spare(&mut self, want: usize) -> &mut [u8] {
+    pub(super) fn spare(&mut self, want: usize) -> &mut [u8] {
         if self.data.len() < self.len + want {
             self.data.resize(self.len + want, 0);
         }
         &mut self.data[self.len..self.len + want]
     }
 
-    fn commit(&mut self, n: usize) {
+    pub(super) fn commit(&mut self, n: usize) {
         self.len += n;
     }
 
-    fn extend(&mut self, bytes: &[u8]) {
+    pub(super) fn extend(&mut self, bytes: &[u8]) {
         self.spare(bytes.len()).copy_from_slice(bytes);
         self.commit(bytes.len());
     }
 
     /// Drops the first `n` bytes.
-    fn drop_front(&mut self, n: usize) {
+    pub(super) fn drop_front(&mut self, n: usize) {
         self.data.copy_within(n..self.len, 0);
         self.len -= n;
     }
 
     /// Drops `start..end`.
-    fn remove(&mut self, start: usize, end: usize) {
+    pub(super) fn remove(&mut self, start: usize, end: usize) {
         self.data.copy_within(end..self.len, start);
         self.len -= end - start;
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.len = 0;
     }
 }
@@ -778,29 +525,32 @@ impl RollBuffer {
 /// The least a roll drops (unless the block is smaller).
 const MIN_ROLL: usize = 4096;
 
-/// The block each thread gets when scanning in parallel.
-const PARALLEL_BLOCK: usize = 512 << 10;
-
 /// Line numbers and columns of hits; columns count bytes of the original
 /// input, so the start of each line is mapped back when it is found.
 #[derive(Default)]
-struct Lines {
+pub(super) struct Lines {
     /// Lines are counted (else every hit is at line 0, column 0).
-    enabled: bool,
-    counter: LineCounter,
+    pub(super) enabled: bool,
+    pub(super) counter: LineCounter,
     /// Original offset of the current line's start.
-    line_start_original: usize,
+    pub(super) line_start_original: usize,
 }
 
 impl Lines {
-    fn new(enabled: bool) -> Lines {
+    pub(super) fn new(enabled: bool) -> Lines {
         Lines {
             enabled,
             ..Lines::default()
         }
     }
 
-    fn advance(&mut self, window: &[u8], base: usize, pos: usize, mapper: &mut Mapper<'_>) {
+    pub(super) fn advance(
+        &mut self,
+        window: &[u8],
+        base: usize,
+        pos: usize,
+        mapper: &mut Mapper<'_>,
+    ) {
         if !self.enabled {
             return;
         }
@@ -812,7 +562,7 @@ impl Lines {
     }
 
     /// Gives a hit its place in the input: original offsets, line, column.
-    fn place<'h>(
+    pub(super) fn place<'h>(
         &mut self,
         hit: Hit<'h>,
         window: &[u8],
@@ -837,7 +587,7 @@ impl Lines {
 
     /// How far back the decoder may forget: nothing the line start or a
     /// later hit may still need.
-    fn released(&self, base: usize) -> usize {
+    pub(super) fn released(&self, base: usize) -> usize {
         if self.enabled {
             base.min(self.counter.counted())
         } else {
@@ -848,46 +598,49 @@ impl Lines {
 
 /// Maps UTF-8 offsets of the decoded text to offsets of the input, for
 /// lookups in increasing order (the transcoder's mapper keeps its place).
-struct Mapper<'t> {
-    inner: OffsetMapper<'t>,
-    encoding: &'static Encoding,
+pub(super) struct Mapper<'t> {
+    pub(super) inner: OffsetMapper<'t>,
+    pub(super) encoding: &'static Encoding,
 }
 
 impl Mapper<'_> {
-    fn of(transcoder: &Transcoder) -> Mapper<'_> {
+    pub(super) fn of(transcoder: &Transcoder) -> Mapper<'_> {
         Mapper {
             inner: transcoder.mapper(),
             encoding: transcoder.charset().encoding(),
         }
     }
 
-    fn start(&mut self, utf8: usize) -> usize {
+    pub(super) fn start(&mut self, utf8: usize) -> usize {
         // The map answers for every offset not released; a released one
         // cannot be asked for (see `Lines::released`).
         self.inner.original_start(utf8).unwrap_or(0)
     }
 
-    fn range(&mut self, start: usize, end: usize) -> std::ops::Range<usize> {
+    pub(super) fn range(&mut self, start: usize, end: usize) -> std::ops::Range<usize> {
         self.inner.original_range(start..end).unwrap_or(start..end)
     }
 }
 
 /// The input: raw bytes read, decoded to UTF-8 appended to the scan buffer.
-struct Source<R> {
-    reader: R,
-    raw: RollBuffer,
+pub(super) struct Source<R> {
+    pub(super) reader: R,
+    pub(super) raw: RollBuffer,
     /// The transcoder's output (for the identity, `raw` is the output).
-    decoded: Vec<u8>,
-    transcoder: Transcoder,
+    pub(super) decoded: Vec<u8>,
+    pub(super) transcoder: Transcoder,
     /// The whole raw input has been read (and pushed with `last`).
-    done: bool,
-    bytes: u64,
+    pub(super) done: bool,
+    pub(super) bytes: u64,
 }
 
 impl<R: Fill> Source<R> {
     /// Reads the first bytes (up to the detection prefix, or to the end) and
     /// chooses the charset.
-    fn open(mut reader: R, encoding: Option<&'static Encoding>) -> io::Result<Source<R>> {
+    pub(super) fn open(
+        mut reader: R,
+        encoding: Option<&'static Encoding>,
+    ) -> io::Result<Source<R>> {
         let mut raw = RollBuffer::default();
         let mut bytes = 0;
         let done = read_up_to(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?;
@@ -907,7 +660,7 @@ impl<R: Fill> Source<R> {
 
     /// Reads about `block` more bytes and appends their UTF-8 to `out`;
     /// returns whether the input ended (all of it decoded).
-    fn fill(&mut self, out: &mut RollBuffer, block: usize) -> io::Result<bool> {
+    pub(super) fn fill(&mut self, out: &mut RollBuffer, block: usize) -> io::Result<bool> {
         if self.transcoder.is_identity() {
             // UTF-8: read straight into the scan buffer (the transcoder
             // only counts malformed sequences and skips a BOM).
@@ -943,19 +696,19 @@ impl<R: Fill> Source<R> {
 }
 
 impl<R> Source<R> {
-    fn held(&self) -> usize {
+    pub(super) fn held(&self) -> usize {
         self.raw.capacity() + self.decoded.capacity()
     }
 
-    fn mapper(&self) -> Mapper<'_> {
+    pub(super) fn mapper(&self) -> Mapper<'_> {
         Mapper::of(&self.transcoder)
     }
 
-    fn release(&mut self, utf8: usize) {
+    pub(super) fn release(&mut self, utf8: usize) {
         self.transcoder.release(utf8);
     }
 
-    fn summary(&self, hits: u64, peak: usize) -> Summary {
+    pub(super) fn summary(&self, hits: u64, peak: usize) -> Summary {
         Summary {
             bytes: self.bytes,
             hits,

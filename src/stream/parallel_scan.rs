@@ -13,7 +13,7 @@
 
 use rayon::prelude::*;
 
-use crate::scanner::{Candidate, Options, ScanState, Scanner};
+use crate::find::scanner::{Candidate, Options, ScanState, Scanner};
 
 /// Pieces smaller than this are not worth a task.
 pub(crate) const MIN_PIECE: usize = 64 * 1024;

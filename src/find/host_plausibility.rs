@@ -5,7 +5,7 @@
 //! whose host fails them is not a link at all (`http://#`, `http://-a.com`,
 //! `ldap://でなければなりません`), rather than an invalid IRI.
 
-use crate::chars::{decode_at, is_cjk, rfind_byte};
+use crate::chars::classes::{decode_at, is_cjk, rfind_byte};
 
 /// Why a host is not plausible, and where: the start of the rightmost label
 /// at fault, or `None` when the fault concerns the host as a whole (too few

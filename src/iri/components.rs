@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use crate::chars::{find_byte, rfind_byte};
+use crate::chars::classes::{find_byte, rfind_byte};
 
 /// Byte ranges of the components of an IRI reference within its string.
 ///

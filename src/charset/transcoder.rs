@@ -155,8 +155,8 @@ use std::sync::OnceLock;
 
 use encoding_rs::{Decoder, DecoderResult, Encoding};
 
-use crate::charset::Charset;
-use crate::resume::{
+use crate::charset::detect::Charset;
+use crate::charset::resume_points::{
     Family, JisState2022, Lengths, MultiByteState, Resume, ascii_prefix, is_jis_escape,
     is_multibyte_sync_byte, utf16_pending,
 };
@@ -960,7 +960,7 @@ impl<'t> FastWalk<'t> {
                 Some((1, usize::from(lens[usize::from(*input.first()?)])))
             }),
             &Lengths::Utf16 { big_endian } => self.advance_with(byte, false, |input| {
-                crate::resume::utf16_next(input, big_endian)
+                crate::charset::resume_points::utf16_next(input, big_endian)
             }),
             Lengths::MultiByte(tables) => self.advance_with(byte, true, |input| tables.next(input)),
         }
@@ -1412,7 +1412,7 @@ impl Utf8Errors {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charset::charset_for_label;
+    use crate::charset::detect::charset_for_label;
     use proptest::prelude::*;
 
     /// Every encoding of the WHATWG Encoding Standard.
@@ -1600,7 +1600,7 @@ mod tests {
                 // In the character set of the last escape sequence before it.
                 let escape = (0..s.orig.start.saturating_sub(2))
                     .rev()
-                    .find(|&i| crate::resume::is_jis_escape(&bytes[i..]))
+                    .find(|&i| crate::charset::resume_points::is_jis_escape(&bytes[i..]))
                     .map_or(&b""[..], |i| &bytes[i..i + 3]);
                 let alone = fresh_decode(e, escape, &bytes[s.orig.clone()]);
                 prop_assert_eq!(
@@ -1863,7 +1863,7 @@ mod tests {
         assert!(cps.iter().skip(1).all(|c| matches!(
             c.resume,
             Resume::Jis {
-                mode: crate::resume::JisMode::LeadByte,
+                mode: crate::charset::resume_points::JisMode::LeadByte,
                 output_flag: false
             }
         )));

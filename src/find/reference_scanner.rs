@@ -6,12 +6,14 @@
 //! oracles). It shares with the fast scanner only the character table and
 //! the pure host predicates, which have their own tests.
 
-use crate::chars::{Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii};
-use crate::host_check::{
+use crate::chars::classes::{
+    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
+};
+use crate::find::host_plausibility::{
     check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
 };
-use crate::scanner::{Kind, authority_cut, host_range};
-use crate::schemes::is_registered_scheme;
+use crate::find::scanner::{Kind, authority_cut, host_range};
+use crate::find::schemes::is_registered_scheme;
 
 /// A candidate of the reference scanner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -510,7 +512,7 @@ impl Naive<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scanner::{Options, ScanState, Scanner};
+    use crate::find::scanner::{Options, ScanState, Scanner};
     use proptest::prelude::*;
 
     fn fast(text: &str, www: bool, email: bool, max_len: usize) -> Vec<Found> {

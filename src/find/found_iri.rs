@@ -7,10 +7,10 @@ use std::ops::Range;
 
 use encoding_rs::Encoding;
 
-use crate::components::Components;
-use crate::parse::{ParseError, Rule, Syntax, parse};
-use crate::scanner::{Candidate, Kind};
-use crate::to_uri::{Mapped, UriOptions, to_uri};
+use crate::find::scanner::{Candidate, Kind};
+use crate::iri::components::Components;
+use crate::iri::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::to_uri::{Mapped, UriOptions, to_uri};
 
 /// Something worth knowing about a hit that does not make it invalid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -45,8 +45,8 @@
 use std::fmt;
 use std::ops::Range;
 
-use crate::components::Components;
-use crate::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::components::Components;
+use crate::iri::parse::{ParseError, Rule, Syntax, parse};
 
 /// Which input of [`resolve`] an error is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

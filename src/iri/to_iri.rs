@@ -64,10 +64,10 @@
 
 use std::borrow::Cow;
 
-use crate::components::Components;
-use crate::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode};
-use crate::leiri::is_iri_char;
-use crate::to_uri::{
+use crate::iri::components::Components;
+use crate::iri::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode};
+use crate::iri::leiri::is_iri_char;
+use crate::iri::to_uri::{
     is_ip_literal, is_triplet, is_unreserved, push_pct, push_pct_bytes, triplet_value,
 };
 

@@ -46,7 +46,7 @@ use std::fmt;
 
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
-use crate::to_uri::{is_triplet, is_unreserved, triplet_value};
+use crate::iri::to_uri::{is_triplet, is_unreserved, triplet_value};
 
 /// How [`crate::to_uri`] maps a host (`ireg-name`) that is not ASCII
 /// (RFC 3987bis §3.4).

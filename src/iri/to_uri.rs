@@ -112,8 +112,8 @@ use std::fmt;
 
 use encoding_rs::{EncoderResult, Encoding};
 
-use crate::components::Components;
-use crate::host_mapping::{self, HostMapping, IdnaFailure};
+use crate::iri::components::Components;
+use crate::iri::host_mapping::{self, HostMapping, IdnaFailure};
 
 /// Options of the IRI → URI mapping, built in the builder style.
 ///

@@ -24,6 +24,7 @@ impl Default for LineCounter {
 }
 
 impl LineCounter {
+    #[cfg(any(feature = "parallel", test))]
     /// This counter after the region counted by [`count_region`]
     /// (`newlines`, and the start of the line after its last newline),
     /// which ends at `to`.
@@ -69,6 +70,7 @@ impl LineCounter {
     }
 }
 
+#[cfg(any(feature = "parallel", test))]
 /// The newlines of `window[from - base..to - base]` and where the line
 /// after the last one starts (for counting regions on several threads).
 pub(crate) fn count_region(

@@ -1,9 +1,9 @@
 //! The entry point of the library: [`Finder`], configured once, finds
 //! [`Hit`]s in any number of inputs.
 
-use crate::hit::Hit;
-use crate::lines::LineCounter;
-use crate::scanner::{MIN_MAX_LEN, Options, ScanState, Scanner};
+use crate::find::found_iri::Hit;
+use crate::find::scanner::{MIN_MAX_LEN, Options, ScanState, Scanner};
+use crate::stream::line_counter::LineCounter;
 
 /// Finds IRIs in UTF-8 text (PRODUCT.md §1).
 ///

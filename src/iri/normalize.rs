@@ -145,12 +145,12 @@ use std::fmt;
 use idna::uts46::DnsLength;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
-use crate::components::Components;
-use crate::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode, to_ascii};
-use crate::parse::{ParseError, Rule, Syntax, parse};
-use crate::resolve::remove_dot_segments;
-use crate::to_iri::{KeptHex, decodes, push_decoded};
-use crate::to_uri::{
+use crate::iri::components::Components;
+use crate::iri::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode, to_ascii};
+use crate::iri::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::resolve::remove_dot_segments;
+use crate::iri::to_iri::{KeptHex, decodes, push_decoded};
+use crate::iri::to_uri::{
     is_ip_literal, is_triplet, is_unreserved, push_general, push_pct_bytes, triplet_value,
 };
 

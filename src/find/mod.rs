@@ -1,0 +1,11 @@
+//! Stage 3 of the pipeline, *scan*: where IRIs start and end in running
+//! text ([`scanner`]), which hosts are plausible, and the hits handed to
+//! the caller ([`Finder`](finder::Finder), [`Hit`](found_iri::Hit)).
+
+pub(crate) mod finder;
+pub(crate) mod found_iri;
+pub(crate) mod host_plausibility;
+#[cfg(test)]
+pub(crate) mod reference_scanner;
+pub(crate) mod scanner;
+pub(crate) mod schemes;

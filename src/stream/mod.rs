@@ -1,0 +1,12 @@
+//! Stages 1 and 6 of the pipeline, *read* and *deliver*: inputs of any size
+//! read in bounded memory ([`Searcher`](searcher::Searcher)), on one thread
+//! or several, with line numbers, each hit handed to the caller in input
+//! order.
+
+pub(crate) mod line_counter;
+#[cfg(feature = "parallel")]
+mod parallel_pipeline;
+#[cfg(feature = "parallel")]
+pub(crate) mod parallel_scan;
+pub(crate) mod read_at;
+pub(crate) mod searcher;
