@@ -1,10 +1,68 @@
 //! # iriscan
 //!
 //! Find Internationalized Resource Identifiers (IRIs, RFC 3987 and its
-//! 3987bis revision) in running text of any language, validate each against
-//! the RFC grammar, and map it to the URI a resolver needs.
+//! 3987bis revision) in documents of any language and charset, validate each
+//! against the RFC grammar, and map it to the URI a resolver needs.
 //!
-//! (The crate overview grows with the modules; see README.md.)
+//! The rules the library follows — where an IRI starts and ends in running
+//! text, how it is mapped, how a charset is chosen — are written, with their
+//! reasons and examples, in `docs/rules.md` of the repository; comments in
+//! the code cite its sections (`docs/rules.md §1.2`).
+//!
+//! # The pipeline
+//!
+//! Every input takes the same way through the library, one stage per
+//! module:
+//!
+//! ```text
+//!  bytes ──► read ──► decode ──► scan ──► validate ──► map ──► deliver
+//!            stream   charset    find     iri          iri     stream
+//!            Searcher detect,    Scanner, parse,       to_uri, Sink,
+//!            ReadAt   Transcoder Finder   Components   to_iri  Summary
+//!  (all of them stand on `chars`: the character classes, UTF-8 decoding)
+//! ```
+//!
+//! **Read** (`stream`). A [`Searcher`] reads any [`std::io::Read`] or
+//! [`ReadAt`] input a block at a time into a bounded buffer: memory is the
+//! buffer plus the longest IRI, whatever the input's size. With several
+//! threads (the `parallel` feature, on by default) each block is scanned
+//! in pieces on a rayon pool, and the hits still come in input order.
+//!
+//! **Decode** (`charset`). [`detect`] chooses the input's charset from a
+//! caller's label, a byte order mark, a declaration, valid UTF-8 or a
+//! detector, and says which rule chose it. A [`Transcoder`] turns the
+//! input into UTF-8 as it streams in, and maps any stretch of that UTF-8
+//! back to the exact bytes of the original input that encode it.
+//!
+//! **Scan** (`find`). The scanner finds *candidates* in UTF-8 text: where a
+//! `scheme:`, `www.` or e-mail address starts, and where running text ends
+//! it — sentence punctuation, quotes and brackets of every script,
+//! trailing punctuation, `<…>` wrapping. It never stops at a non-ASCII
+//! character because it is non-ASCII, and it runs in linear time on any
+//! input. A [`Finder`] holds the options; [`Finder::find_iter`] gives
+//! [`Hit`]s.
+//!
+//! **Validate** (`iri`). Every candidate is parsed against the ABNF of
+//! 3987bis §2.2 ([`parse`]) into its [`Components`]; invalid candidates are
+//! reported with the reason and its position ([`ParseError`]) but are not
+//! links.
+//!
+//! **Map** (`iri`). [`to_uri`] maps an IRI to the URI a resolver needs
+//! (UTF-8 percent-encoding, IDNA for hosts, the query in the document's
+//! charset); [`to_iri`] goes back; [`normalize`] and [`equivalent`] give
+//! the normal forms of the comparison ladder for deduplication; [`resolve`]
+//! resolves relative references.
+//!
+//! **Deliver** (`stream`). Each hit goes to the caller's sink in input
+//! order, with its byte offsets into the original input (not into the
+//! UTF-8), its line and column; the scan ends with a [`Summary`] (the
+//! charset, the bytes read, the hits, the replacements a decoder made).
+//!
+//! # Features
+//!
+//! - `parallel` (default): several threads per input, with rayon. Without
+//!   it the library has no thread pool and every scan runs on the calling
+//!   thread.
 
 #![deny(missing_docs)]
 
