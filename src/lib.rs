@@ -73,6 +73,7 @@ mod iri;
 mod stream;
 
 pub use chars::ucschar::{is_iprivate, is_leiri_ucschar, is_ucschar};
+pub use charset::decoding_reader::DecodingReader;
 pub use charset::detect::{
     Charset, CharsetError, CharsetSource, DETECTION_PREFIX_LEN, META_WINDOW, MIME_WINDOW,
     charset_for_label, detect,

@@ -16,7 +16,6 @@
 //! `iriscan big.txt | head`) ends the program quietly with status 0.
 
 mod args;
-mod decode;
 mod each_line;
 mod json;
 mod line_output;
@@ -41,7 +40,6 @@ use rayon::prelude::*;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use crate::args::Args;
-use crate::decode::Decoded;
 use crate::each_line::LineOptions;
 use crate::line_output::LinePrinter;
 use crate::output::{HitPrinter, Mode, Rendered, Settings};
@@ -236,7 +234,7 @@ impl<W: Write> Job<W> {
             }
             Job::Lines(opts, encoding, printer) => {
                 let reader = progress.wrap(reader, &input.name);
-                let mut decoded = match Decoded::new(reader, *encoding) {
+                let mut decoded = match iriscan::DecodingReader::new(reader, *encoding) {
                     Ok(d) => d,
                     Err(err) => {
                         report_read(&input.name, 0, &err);

@@ -3,6 +3,7 @@
 //! stream in, with exact offsets back into the original bytes
 //! ([`Transcoder`](transcoder::Transcoder)).
 
+pub(crate) mod decoding_reader;
 pub(crate) mod detect;
 pub(crate) mod resume_points;
 pub(crate) mod transcoder;

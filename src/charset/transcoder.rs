@@ -377,6 +377,16 @@ impl Transcoder {
         }
     }
 
+    /// How many input bytes the offset map holds (for tests of the memory
+    /// bound).
+    #[cfg(test)]
+    pub(crate) fn retained_len(&self) -> usize {
+        match &self.engine {
+            Engine::Decode(d) => d.retained.len(),
+            _ => 0,
+        }
+    }
+
     /// A mapper for several lookups in a row: it keeps its place, so that
     /// lookups in increasing order walk each stretch once.
     pub fn mapper(&self) -> OffsetMapper<'_> {
