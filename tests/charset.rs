@@ -11,6 +11,8 @@ use iriscan::{
 };
 use proptest::prelude::*;
 
+use crate::support::ALL_ENCODINGS;
+
 /// One corpus file: its name (without `.txt`), the encoding detection must
 /// choose and by which rule, and the number of replacements.
 struct Doc {
@@ -587,51 +589,6 @@ fn lookups_beyond_the_output_are_none() {
     assert_eq!(t.input_len(), 2);
 }
 
-/// Every encoding of the Encoding Standard (the replacement encoding
-/// included: it can be given as an `&Encoding`).
-const ALL: &[&Encoding] = &[
-    encoding_rs::UTF_8,
-    encoding_rs::IBM866,
-    encoding_rs::ISO_8859_2,
-    encoding_rs::ISO_8859_3,
-    encoding_rs::ISO_8859_4,
-    encoding_rs::ISO_8859_5,
-    encoding_rs::ISO_8859_6,
-    encoding_rs::ISO_8859_7,
-    encoding_rs::ISO_8859_8,
-    encoding_rs::ISO_8859_8_I,
-    encoding_rs::ISO_8859_10,
-    encoding_rs::ISO_8859_13,
-    encoding_rs::ISO_8859_14,
-    encoding_rs::ISO_8859_15,
-    encoding_rs::ISO_8859_16,
-    encoding_rs::KOI8_R,
-    encoding_rs::KOI8_U,
-    encoding_rs::MACINTOSH,
-    encoding_rs::WINDOWS_874,
-    encoding_rs::WINDOWS_1250,
-    encoding_rs::WINDOWS_1251,
-    encoding_rs::WINDOWS_1252,
-    encoding_rs::WINDOWS_1253,
-    encoding_rs::WINDOWS_1254,
-    encoding_rs::WINDOWS_1255,
-    encoding_rs::WINDOWS_1256,
-    encoding_rs::WINDOWS_1257,
-    encoding_rs::WINDOWS_1258,
-    encoding_rs::X_MAC_CYRILLIC,
-    encoding_rs::GBK,
-    encoding_rs::GB18030,
-    encoding_rs::BIG5,
-    encoding_rs::EUC_JP,
-    encoding_rs::ISO_2022_JP,
-    encoding_rs::SHIFT_JIS,
-    encoding_rs::EUC_KR,
-    encoding_rs::REPLACEMENT,
-    encoding_rs::UTF_16BE,
-    encoding_rs::UTF_16LE,
-    encoding_rs::X_USER_DEFINED,
-];
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -641,11 +598,11 @@ proptest! {
     #[test]
     fn any_bytes_any_encoding_any_chunking(
         bytes in prop::collection::vec(any::<u8>(), 0..400),
-        which in 0..ALL.len(),
+        which in 0..ALL_ENCODINGS.len(),
         cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..10),
         with_bom in any::<bool>(),
     ) {
-        let e = ALL[which];
+        let e = ALL_ENCODINGS[which];
         let mut bytes = bytes;
         if with_bom {
             let bom: &[u8] = match e.name() {
@@ -687,7 +644,7 @@ proptest! {
             // one Big5 code decodes to, where both cover the code.
             let pair = e > s
                 && e - s == 2
-                && ALL[which] == encoding_rs::BIG5
+                && ALL_ENCODINGS[which] == encoding_rs::BIG5
                 && encoding_rs::BIG5.decode_without_bom_handling(&bytes[s..e]).0.chars().count() == 2;
             prop_assert!(e <= s || pair, "end {} after start {} at {}", e, s, u);
             prop_assert!(charset.bom_len() <= e && s <= bytes.len(), "out of bounds at {}", u);

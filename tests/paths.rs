@@ -9,6 +9,8 @@ use std::io::Read;
 use iriscan::{Finder, Hit, ReadAt, Searcher};
 use proptest::prelude::*;
 
+use crate::support::Trickle;
+
 /// Everything a hit reports, as plain data.
 type Row = (
     usize,
@@ -34,21 +36,6 @@ fn row(h: &Hit<'_>) -> Row {
         h.is_valid(),
         h.warnings().map(|w| w.as_str()).collect(),
     )
-}
-
-/// A reader that hands out at most `chunk` bytes per read.
-struct Trickle<'a> {
-    data: &'a [u8],
-    chunk: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.chunk.min(out.len()).min(self.data.len());
-        out[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Ok(n)
-    }
 }
 
 fn slice_rows(finder: Finder, input: &[u8]) -> Vec<Row> {
