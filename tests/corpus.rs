@@ -6,11 +6,12 @@
 //! on the same documents is checked against the expected output beside
 //! them in the command line's own tests, `cli/tests/corpus.rs`.)
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use encoding_rs::Encoding;
 use iriscan::{Finder, Searcher, Summary, UriOptions};
+
+use crate::support::Trickle;
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/charsets")
@@ -39,21 +40,6 @@ struct Seen {
     iri: String,
     uri: String,
     valid: bool,
-}
-
-/// A reader handing out at most `chunk` bytes at a time.
-struct Trickle<'a> {
-    data: &'a [u8],
-    chunk: usize,
-}
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.chunk.min(out.len()).min(self.data.len());
-        out[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Ok(n)
-    }
 }
 
 fn scan(

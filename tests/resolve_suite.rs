@@ -320,8 +320,8 @@ fn with_dots_removed(s: &str) -> String {
 }
 
 proptest! {
-    // No regression files: the integration crate has no lib.rs for
-    // proptest to place them beside; a failure prints its minimal input.
+    // No regression files: a failure prints its minimal input, which
+    // becomes a named test (the policy: tests/tests.rs).
     #![proptest_config(ProptestConfig {
         cases: 1000,
         failure_persistence: None,

@@ -1643,7 +1643,10 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(64)
+    })]
 
         #[test]
         fn checkpoints_and_spans_are_exact(bytes in tricky_bytes(), which in 0..STATEFUL.len()) {
@@ -1657,8 +1660,57 @@ mod tests {
 
     }
 
+    /// The state mirrors, at every position (see
+    /// `every_position_resumes_exactly`).
+    fn check_every_position(e: &'static Encoding, bytes: &[u8]) -> Result<(), TestCaseError> {
+        let family = Family::of(e).unwrap();
+        let full = reference(e, bytes).into_bytes();
+        // The output length after each prefix, fed one byte at a time.
+        let mut d = e.new_decoder_without_bom_handling();
+        let mut scratch = vec![0; SCRATCH_LEN];
+        let mut out = Vec::new();
+        let mut out_len = vec![0];
+        for &b in bytes {
+            decode_into(&mut d, &mut scratch, &[b], false, &mut out, &mut 0);
+            out_len.push(out.len());
+        }
+        let mut multi = MultiByteState::default();
+        let mut jis = JisState2022::default();
+        for q in 0..=bytes.len() {
+            if q > 0 {
+                match family {
+                    Family::MultiByte(kind) => multi.step(kind, bytes[q - 1]),
+                    Family::Iso2022Jp => {
+                        jis.step(bytes[q - 1]);
+                        let mut bulk = JisState2022::default();
+                        bulk.step_all(&bytes[..q]);
+                        prop_assert_eq!(bulk, jis);
+                    }
+                    _ => {}
+                }
+            }
+            let (from, resume) = match family {
+                Family::MultiByte(_) => (q - multi.pending(), Resume::Fresh),
+                Family::Utf16 { big_endian } => {
+                    (q - utf16_pending(&bytes[..q], big_endian), Resume::Fresh)
+                }
+                Family::Iso2022Jp => {
+                    let (pending, r) = jis.resume_point();
+                    (q - pending, r)
+                }
+                Family::SingleByte => (q, Resume::Fresh),
+            };
+            let rest = fresh_decode(e, resume.prefix(), &bytes[from..]);
+            prop_assert_eq!(&rest[..], &full[out_len[q]..], "{} at {}", e.name(), q);
+        }
+        Ok(())
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(1024))]
+        #![proptest_config(ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(1024)
+    })]
 
         /// The state mirrors, at every position (not only where the
         /// checkpoints happen to fall): the pending bytes (or the
@@ -1666,51 +1718,31 @@ mod tests {
         /// of the output exactly.
         #[test]
         fn every_position_resumes_exactly(bytes in tricky_bytes_up_to(30), which in 0..STATEFUL.len()) {
-            let e = STATEFUL[which];
-            let family = Family::of(e).unwrap();
-            let full = reference(e, &bytes).into_bytes();
-            // The output length after each prefix, fed one byte at a time.
-            let mut d = e.new_decoder_without_bom_handling();
-            let mut scratch = vec![0; SCRATCH_LEN];
-            let mut out = Vec::new();
-            let mut out_len = vec![0];
-            for &b in &bytes {
-                decode_into(&mut d, &mut scratch, &[b], false, &mut out, &mut 0);
-                out_len.push(out.len());
-            }
-            let mut multi = MultiByteState::default();
-            let mut jis = JisState2022::default();
-            for q in 0..=bytes.len() {
-                if q > 0 {
-                    match family {
-                        Family::MultiByte(kind) => multi.step(kind, bytes[q - 1]),
-                        Family::Iso2022Jp => {
-                            jis.step(bytes[q - 1]);
-                            let mut bulk = JisState2022::default();
-                            bulk.step_all(&bytes[..q]);
-                            prop_assert_eq!(bulk, jis);
-                        }
-                        _ => {}
-                    }
-                }
-                let (from, resume) = match family {
-                    Family::MultiByte(_) => (q - multi.pending(), Resume::Fresh),
-                    Family::Utf16 { big_endian } => (q - utf16_pending(&bytes[..q], big_endian), Resume::Fresh),
-                    Family::Iso2022Jp => {
-                        let (pending, r) = jis.resume_point();
-                        (q - pending, r)
-                    }
-                    Family::SingleByte => (q, Resume::Fresh),
-                };
-                let rest = fresh_decode(e, resume.prefix(), &bytes[from..]);
-                prop_assert_eq!(&rest[..], &full[out_len[q]..], "{} at {}", e.name(), q);
-            }
+            check_every_position(STATEFUL[which], &bytes)?;
         }
+    }
 
+    /// `Utf8Errors` fed `bytes` cut at `cuts` (in order) counts what the
+    /// decoder counts.
+    fn check_utf8_errors(bytes: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
+        let expected = malformed(encoding_rs::UTF_8, bytes);
+        let mut errors = Utf8Errors::default();
+        let mut n = 0;
+        let mut from = 0;
+        for &c in cuts {
+            n += errors.count(&bytes[from..c], false);
+            from = c;
+        }
+        n += errors.count(&bytes[from..], true);
+        prop_assert_eq!(n, expected);
+        Ok(())
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(64)
+    })]
 
         #[test]
         fn chunking_changes_nothing(
@@ -1740,18 +1772,9 @@ mod tests {
             bytes in prop::collection::vec(prop_oneof![any::<u8>(), 0x80u8..0xC0, 0xE0u8..0xF5], 0..300),
             cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
         ) {
-            let expected = malformed(encoding_rs::UTF_8, &bytes);
             let mut cuts: Vec<usize> = cuts.iter().map(|i| i.index(bytes.len() + 1)).collect();
             cuts.sort_unstable();
-            let mut errors = Utf8Errors::default();
-            let mut n = 0;
-            let mut from = 0;
-            for c in cuts {
-                n += errors.count(&bytes[from..c], false);
-                from = c;
-            }
-            n += errors.count(&bytes[from..], true);
-            prop_assert_eq!(n, expected);
+            check_utf8_errors(&bytes, &cuts)?;
         }
     }
 
@@ -2064,7 +2087,10 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(96))]
+        #![proptest_config(ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(96)
+    })]
 
         #[test]
         fn fast_walk_matches_the_slow_walk_on_any_bytes(
@@ -2268,5 +2294,216 @@ mod tests {
         m.original_start(10);
         assert_eq!(m.fast.as_ref().unwrap().restarts, before + 1);
         assert!(d.checkpoints.len() > 10);
+    }
+
+    // Failures proptest once found and shrank, kept as plain tests (the
+    // policy: tests/tests.rs). Their seeds were persisted for the module's
+    // old path, src/transcode.rs, and do not say which property failed:
+    // `check_seed` checks every property that takes `(bytes, which)`.
+
+    /// The properties that take `(bytes, which)`: `checkpoints_and_spans_are_exact`
+    /// and `every_position_resumes_exactly` (`STATEFUL[which]`), and
+    /// `every_encoding_is_exact` (`ALL[which]`).
+    fn check_seed(bytes: &[u8], which: usize) {
+        if let Some(&e) = STATEFUL.get(which) {
+            check_document(e, bytes).unwrap();
+            check_every_position(e, bytes).unwrap();
+        }
+        check_document(ALL[which], bytes).unwrap();
+    }
+
+    /// UTF-16BE (or ISO-8859-6) over escape sequences and EUC-JP three-byte codes.
+    // Seed cc 3287ac06748cadf0, which = 6.
+    #[test]
+    fn utf16be_on_escapes_and_three_byte_euc_jp_codes() {
+        check_seed(
+            &[
+                27, 27, 27, 143, 162, 175, 143, 162, 175, 143, 162, 175, 143, 162, 175, 143, 162,
+                175, 27, 27, 27, 143, 162, 175, 27, 27, 27, 27, 27, 27, 27, 27, 36, 66, 27, 27,
+                138, 27, 40, 66, 27, 40, 66, 57, 217, 27, 40, 66,
+            ],
+            6,
+        );
+    }
+
+    /// UTF-16LE over random bytes (the seed's `which` is 38: only `ALL` has it).
+    // Seed cc 59c65768074153c6, which = 38.
+    #[test]
+    fn utf16le_on_random_bytes() {
+        check_seed(
+            &[
+                216, 14, 76, 111, 126, 32, 236, 20, 47, 250, 184, 33, 172, 82, 155, 169, 106, 170,
+                157, 117, 97, 134, 155, 105, 97, 114, 222, 131, 162, 66, 167, 170, 103, 156, 145,
+                182, 198, 65, 7, 78, 100, 21, 249, 4, 28, 58, 165, 97, 124, 175, 178, 165, 50, 226,
+                120, 68, 192, 12, 77, 13, 147, 177, 183, 4, 233, 79, 103, 183, 169, 165, 94, 234,
+                37, 124, 131, 52, 136, 224, 14, 113, 203, 139, 75, 71, 75, 75, 168, 61, 86, 129,
+                67, 5, 150, 253, 13, 77, 130, 137, 208, 192, 132, 10, 73, 10, 112, 183, 147, 178,
+                106, 203, 94, 174, 91, 171, 120, 161, 246, 110, 142, 250, 26, 202, 133, 113, 227,
+                247, 105, 216, 246, 70, 209, 113, 196, 212, 72, 76, 224, 76, 55, 60, 99, 28, 113,
+                157, 128, 124, 214, 217, 62, 10, 175, 212, 29, 147, 243, 105, 214, 52, 43, 239,
+                126, 219, 95, 81, 170, 67, 36, 181, 175, 74, 124, 39, 159, 26, 145, 240, 37, 255,
+                249, 226, 153, 121, 43, 230, 243, 107, 215, 33, 172, 167, 161, 190, 182, 9, 126,
+                221, 201, 6, 133, 169, 110, 190, 73, 148, 3, 114, 118, 213, 183, 225, 13, 194, 209,
+                77, 75, 183, 15, 195, 198, 171, 45, 4, 189, 117, 226, 85, 73, 127, 199, 94, 122,
+                86, 20, 11, 17, 195, 129, 50, 141, 17, 221, 136, 32, 252, 11, 230, 177, 99, 74,
+                136, 53, 170, 146, 123, 161, 127, 122, 128, 123, 87, 43, 121, 98, 193, 242, 9, 105,
+                251, 153, 46, 104, 227, 196, 140, 206, 76, 33, 167, 33, 184, 104, 49, 201, 201,
+                155, 95, 150, 100, 175, 23, 33, 131, 60, 79, 101, 237, 176, 83, 23, 164, 152, 251,
+                129, 235, 150, 87, 227, 121, 125, 238, 89,
+            ],
+            38,
+        );
+    }
+
+    /// UTF-16LE: 209 NUL units, then U+FFFD itself (FD FF).
+    // Seed cc d1d891f2dee8eda8, which = 38.
+    #[test]
+    fn utf16le_replacement_character_after_many_nuls() {
+        let bytes = [vec![0; 418], vec![0xFD, 0xFF]].concat();
+        check_seed(&bytes, 38);
+    }
+
+    /// EUC-JP (or ISO-8859-2) over escapes, GB18030 four-byte codes and UTF-16 surrogate pairs.
+    // Seed cc 15ab6e6dea03f4bb, which = 2.
+    #[test]
+    fn euc_jp_on_escapes_and_gb18030_and_utf16_pieces() {
+        check_seed(
+            &[
+                27, 27, 27, 129, 48, 129, 48, 129, 48, 129, 48, 61, 216, 0, 222, 68, 36, 66, 61,
+                216, 0, 222, 136, 98, 143, 162, 175, 27, 36, 66, 27, 40, 66, 66, 40, 61, 216, 0,
+                222, 136, 98, 61, 216, 0, 222, 27, 40, 66, 129, 48, 129, 48, 27, 40, 66, 129, 48,
+                129, 48, 27, 64, 40, 27, 40, 66, 27, 40, 66, 27, 36, 66, 61, 216, 0, 222, 143, 162,
+                175, 27, 36, 66, 27, 40, 66, 27, 36, 66, 136, 98, 61, 216, 0, 222, 220, 27, 57, 40,
+                66, 61, 216, 0, 222, 61, 216, 0, 222, 71, 221, 52, 74, 51, 40, 54, 143, 162, 175,
+                117, 27, 61, 216, 0, 222, 143, 162, 175, 61, 216, 0, 222, 136, 98, 136, 98, 129,
+                48, 129, 48, 61, 216, 0, 222, 27, 36, 66, 27, 40, 66, 129, 48, 129, 48, 143, 162,
+                175, 129, 48, 129, 48, 27, 40, 66, 129, 48, 129, 48, 136, 98, 27, 36, 66, 143, 162,
+                175, 143, 162, 175, 27, 40, 66, 27, 36, 66, 136, 98, 129, 48, 129, 48, 40, 136, 98,
+                27, 40, 66, 129, 48, 129, 48, 27, 36, 66, 136, 98, 64, 143, 162, 175, 129, 48, 129,
+                48, 84, 27, 40, 66, 136, 98, 27, 36, 66, 143, 162, 175, 136, 98, 136, 98, 143, 162,
+                175, 61, 216, 0, 222, 136, 98, 27, 40, 66, 143, 162, 175, 27, 40, 66, 136, 98, 66,
+                74, 136, 98, 143, 162, 175, 143, 162, 175,
+            ],
+            2,
+        );
+    }
+
+    /// ISO-2022-JP (or ISO-8859-3): runs of escape sequences with stray bytes between them.
+    // Seed cc 926b455ef1b5cbf9, which = 3.
+    #[test]
+    fn iso_2022_jp_on_repeated_escapes_and_stray_bytes() {
+        check_seed(
+            &[
+                27, 27, 27, 27, 36, 66, 27, 36, 66, 27, 36, 66, 129, 48, 129, 48, 61, 216, 0, 222,
+                41, 40, 61, 216, 0, 222, 136, 98, 55, 27, 36, 66, 129, 48, 129, 48, 136, 98, 61,
+                216, 0, 222, 27, 36, 66, 27, 36, 66, 129, 48, 129, 48, 27, 40, 66, 27, 40, 66, 61,
+                216, 0, 222, 27, 36, 66, 61, 216, 0, 222, 143, 162, 175, 229, 200, 143, 162, 175,
+                136, 98, 61, 216, 0, 222, 143, 162, 175, 27, 36, 66, 143, 162, 175, 136, 98, 27,
+                40, 66, 27, 40, 66, 27, 36, 66, 129, 48, 129, 48, 129, 48, 129, 48, 143, 162, 175,
+                27, 40, 66, 27, 36, 66, 27, 36, 66, 40, 36, 27, 36, 66, 27, 36, 66,
+            ],
+            3,
+        );
+    }
+
+    /// UTF-16LE (or ISO-8859-7) over GB18030 four-byte codes, surrogate pairs and escapes.
+    // Seed cc ee6d6fb7179d806f, which = 7.
+    #[test]
+    fn utf16le_on_gb18030_and_surrogate_pieces() {
+        check_seed(
+            &[
+                129, 48, 129, 48, 61, 216, 0, 222, 129, 48, 129, 48, 129, 48, 129, 48, 129, 48,
+                129, 48, 61, 216, 0, 222, 27, 40, 66, 66, 70, 157, 27, 40, 66, 143, 162, 175, 136,
+                98, 27, 40, 66, 27, 40, 66, 136, 98, 143, 162, 175, 129, 48, 129, 48, 27, 40, 66,
+                129, 48, 129, 48, 61, 216, 0, 222, 27, 40, 66, 129, 48, 129, 48, 136, 98, 61, 216,
+                0, 222, 129, 48, 129, 48, 136, 98, 143, 162, 175, 129, 48, 129, 48, 27, 36, 66, 61,
+                216, 0, 222, 27, 36, 66, 40, 61, 216, 0, 222, 129, 173, 27, 143, 162, 175, 66, 196,
+                151, 27, 36, 66, 143, 162, 175, 61, 216, 0, 222, 61, 216, 0, 222, 27, 36, 66, 27,
+                36, 66, 216, 74, 40, 129, 48, 129, 48, 129, 48, 129, 48, 143, 162, 175, 136, 98,
+                27, 36, 66, 27, 40, 66, 143, 162, 175, 129, 48, 129, 48, 44, 27, 36, 61, 216, 0,
+                222, 27, 36, 66, 129, 48, 129, 48, 27, 36, 66, 136, 98, 143, 162, 175, 129, 48,
+                129, 48, 27, 40, 66, 27, 40, 66, 27, 40, 66, 136, 98, 27, 40, 66, 136, 98, 27, 40,
+                66, 143, 162, 175, 27, 36, 66, 61, 216, 0, 222, 136, 98, 143, 162, 175, 143, 162,
+                175, 136, 98, 143, 162, 175, 55, 49, 74, 136, 98, 136, 98, 136, 98, 143, 162, 175,
+                143, 162, 175, 73, 36, 129, 48, 129, 48, 136, 98, 61, 216, 0, 222, 27, 36, 66, 27,
+                36, 66, 27, 40, 66, 27, 40, 66, 27, 36, 66, 27, 221, 143, 162, 175, 27, 40, 66, 36,
+                66, 27, 40, 66, 136, 98,
+            ],
+            7,
+        );
+    }
+
+    /// Shift_JIS (or ISO-8859-4): a lone F0, a lead byte with no trail.
+    // Seed cc c7dd72e64b38aca9, which = 4.
+    #[test]
+    fn shift_jis_lone_lead_byte_at_the_end() {
+        check_seed(&[240], 4);
+    }
+
+    /// Big5 (or IBM866): a lone FE, a lead byte with no trail.
+    // Seed cc d027b7a54f8dbbdc, which = 1.
+    #[test]
+    fn big5_lone_lead_byte_at_the_end() {
+        check_seed(&[254], 1);
+    }
+
+    /// GB18030 (or UTF-8): 81 39, the first half of a four-byte code.
+    // Seed cc c541756ee838dff6, which = 0.
+    #[test]
+    fn gb18030_four_byte_code_cut_after_two_bytes() {
+        check_seed(&[129, 57], 0);
+    }
+
+    /// ISO-2022-JP (or ISO-8859-3): ESC ( I (half-width katakana), then bytes outside its range.
+    // Seed cc d39e1991f91a0aae, which = 3.
+    #[test]
+    fn iso_2022_jp_katakana_escape_then_bytes_out_of_range() {
+        check_seed(&[27, 40, 73, 61, 216, 0, 222], 3);
+    }
+
+    /// EUC-JP (or ISO-8859-2): a lone FE, a lead byte with no trail.
+    // Seed cc 4f1dca755d615685, which = 2.
+    #[test]
+    fn euc_jp_lone_lead_byte_at_the_end() {
+        check_seed(&[254], 2);
+    }
+
+    /// ISO-2022-JP (or ISO-8859-3) over every escape sequence and malformed bytes.
+    // Seed cc 63ec6eca428cedb4, which = 3.
+    #[test]
+    fn iso_2022_jp_on_mixed_escapes_and_malformed_bytes() {
+        check_seed(
+            &[
+                0, 0, 0, 27, 36, 66, 58, 159, 129, 129, 48, 129, 48, 129, 48, 129, 48, 27, 36, 64,
+                27, 40, 74, 129, 48, 129, 48, 61, 216, 0, 222, 61, 216, 0, 222, 27, 36, 66, 61,
+                216, 0, 222, 61, 216, 0, 222, 143, 162, 175, 27, 40, 66, 129, 48, 129, 48, 129, 48,
+                129, 48, 27, 36, 64, 27, 36, 64, 61, 216, 0, 222, 82, 129, 48, 129, 48, 64, 36,
+                222, 27, 36, 66, 143, 162, 175, 27, 40, 74, 255, 65, 160, 95, 128, 143, 162, 175,
+                74, 159, 239, 129, 27, 36, 66, 143, 162, 175, 27, 36, 66, 33, 33, 47, 128, 27, 36,
+                66, 27, 36, 66, 136, 98, 61, 216, 0, 222, 27, 40, 73, 61, 216, 0, 222, 61, 216, 0,
+                222, 129, 48, 129, 48, 27, 36, 64, 64, 61, 216, 0, 222, 129, 48, 129, 48, 143, 162,
+                175, 74, 40, 61, 216, 0, 222, 136, 98, 255, 159, 126, 27, 36, 64, 27, 36, 66, 143,
+                162, 175, 61, 216, 0, 222, 48, 73, 195, 74, 143, 162, 175, 40, 128, 73, 223, 159,
+                27, 40, 66, 27, 36, 66, 27, 40, 73, 27, 36, 66, 61, 216, 0, 222, 143, 162, 175, 27,
+                36, 66, 129, 48, 129, 48, 27, 40, 74, 27, 40, 66, 129, 48, 129, 48, 27, 36, 66, 27,
+                40, 74, 27, 36, 66, 27, 40, 74, 61, 216, 0, 222, 61, 216, 0, 222, 27, 40, 66, 136,
+                98, 27, 36, 64, 136, 98, 27, 36, 66,
+            ],
+            3,
+        );
+    }
+
+    /// ISO-2022-JP (or ISO-8859-3): ESC $ B, a lone ~, ESC $ B again.
+    // Seed cc 3bf745c9326677f6, which = 3.
+    #[test]
+    fn iso_2022_jp_lone_byte_between_two_jis0208_escapes() {
+        check_seed(&[27, 36, 66, 126, 27, 36, 66], 3);
+    }
+
+    /// EF BF BD is U+FFFD itself, well-formed: no error to count.
+    // Seed cc 27a78f12e3a30c2d of `utf8_errors_match_the_decoder`, no cuts.
+    #[test]
+    fn utf8_replacement_character_is_no_error() {
+        check_utf8_errors(&[0xEF, 0xBF, 0xBD], &[]).unwrap();
     }
 }

@@ -393,6 +393,11 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
         #[test]
         fn labels_found_without_measuring_short_ones(host in "[a\\-._ąé例a]{0,80}") {
             let b = host.as_bytes();

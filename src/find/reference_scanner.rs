@@ -644,6 +644,7 @@ mod tests {
         #![proptest_config(ProptestConfig {
             // PROPTEST_CASES=200000 for a long run.
             cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(4000),
+            failure_persistence: None,
             ..ProptestConfig::default()
         })]
 
@@ -744,6 +745,7 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig {
             cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(1000),
+            failure_persistence: None,
             ..ProptestConfig::default()
         })]
 
@@ -825,5 +827,247 @@ mod tests {
                 "{t:?}"
             );
         }
+    }
+
+    // Failures proptest once found and shrank, kept as plain tests (the
+    // policy: tests/tests.rs); their seeds were persisted for the module's
+    // old path, src/reference.rs. Each names its property and seed.
+
+    /// The fast scanner finds what the naive one finds in `t`.
+    #[track_caller]
+    fn assert_agree(t: &str, www: bool, email: bool, max_len: usize) {
+        assert_eq!(
+            fast(t, www, email, max_len),
+            naive_scan(t, www, email, max_len),
+            "{t:?}"
+        );
+    }
+
+    /// `mailto://` with `http` and a quote in its authority.
+    // Found by `agree_on_truncation`: seed cc 2932f3c9b4f9b084.
+    #[test]
+    fn mailto_authority_http_then_quote() {
+        assert_agree("mailto://http'?", true, true, 512);
+    }
+
+    /// `http://` followed by nothing a host can hold.
+    // Found by `fast_scanner_agrees_with_the_naive_one`: seed cc 90a8cdab42ad25ae.
+    #[test]
+    fn http_scheme_then_quote_and_star() {
+        assert_agree("http://'*", false, false, 8192);
+    }
+
+    /// `mailto://` with brackets that do not close.
+    // Found by `agree_on_truncation`: seed cc c9e355cfbe732493.
+    #[test]
+    fn mailto_authority_with_unclosed_brackets() {
+        assert_agree("mailto://['.[", true, true, 512);
+    }
+
+    /// `www.` hosts glued to `ą` again and again, `http` spliced into one.
+    // Found by `agree_on_dense_triggers`: seed cc f8b16ca3cdb0eb04.
+    #[test]
+    fn http_spliced_into_a_run_of_www_after_a_two_byte_letter() {
+        assert_agree(
+            &format!(
+                "{}whttpww.ąwww.{}",
+                "www.ąwww.".repeat(12),
+                "www.ąwww.".repeat(3)
+            ),
+            true,
+            false,
+            8192,
+        );
+    }
+
+    /// `www.é` again and again, `https` spliced in.
+    // Found by `agree_on_dense_triggers`: seed cc 241dc362d22fb9fd.
+    #[test]
+    fn https_spliced_into_a_run_of_www_after_e_acute() {
+        assert_agree(
+            &format!("{}https{}", "www.é".repeat(112), "www.é".repeat(56)),
+            true,
+            false,
+            8192,
+        );
+    }
+
+    /// `http://-a@b.com` (userinfo `-a`) glued to `http/`.
+    // Found by `agree_on_dense_triggers`: seed cc 76a2f1dc9c3ce7c8.
+    #[test]
+    fn userinfo_before_a_bad_host_glued_to_http() {
+        assert_agree("http://-a@b.comhttp/", false, false, 8192);
+    }
+
+    /// `a://` then `http` twice.
+    // Found by `agree_on_truncation`: seed cc 765424a7f3fe7dcc.
+    #[test]
+    fn http_twice_in_an_authority() {
+        assert_agree("a://httphttp", true, true, 512);
+    }
+
+    /// `x:` then `http` in a path, then two `x://`.
+    // Found by `agree_on_dense_triggers`: seed cc 726a31d5e56c29e5.
+    #[test]
+    fn a_chain_of_schemes_with_http_in_a_path() {
+        assert_agree("x:/http/x://x://", false, false, 8192);
+    }
+
+    /// `a://` then `http` twice, `www.` and e-mail off.
+    // Found by `fast_scanner_agrees_with_the_naive_one`: seed cc af290efd79f31f67.
+    #[test]
+    fn http_twice_in_an_authority_without_www_and_email() {
+        assert_agree("a://httphttp", false, false, 8192);
+    }
+
+    /// `http://` and a quote, at the end of the text.
+    // Found by `agree_on_truncation`: seed cc f29a73e0373ccb90.
+    #[test]
+    fn http_scheme_then_a_lone_quote() {
+        assert_agree("http://'", true, true, 512);
+    }
+
+    /// `www.` and a quote, at the end of the text.
+    // Found by `fast_scanner_agrees_with_the_naive_one`: seed cc 8abd3c867ff2ae66.
+    #[test]
+    fn www_then_a_quote() {
+        assert_agree("www.'", true, false, 8192);
+    }
+
+    /// `//www.ąwww.` again and again, a quote spliced in near the end.
+    // Found by `agree_on_dense_triggers`: seed cc addce0cc6cc82aa6.
+    #[test]
+    fn a_quote_in_a_run_of_www_hosts_after_slashes() {
+        assert_agree(
+            &format!("{}'{}", "//www.ąwww.".repeat(177), "//www.ąwww.".repeat(5)),
+            true,
+            false,
+            8192,
+        );
+    }
+
+    /// E-mail addresses glued to `www.` and `http`, `www.` off.
+    // Found by `agree_on_dense_triggers`: seed cc 34b461411936d6ff.
+    #[test]
+    fn addresses_glued_to_www_and_http() {
+        assert_agree("httpa@bwww.a.a@bwww.a.", false, true, 8192);
+    }
+
+    /// An e-mail address whose host starts with `http`.
+    // Found by `agree_on_truncation`: seed cc 82331c218d895b13.
+    #[test]
+    fn an_address_at_a_host_named_http() {
+        assert_agree("1@http.com", true, true, 512);
+    }
+
+    /// `www.` hosts that fail (`-a.`) between good ones, after `http`.
+    // Found by `agree_on_dense_triggers`: seed cc 8118eb2ffa24e7b8.
+    #[test]
+    fn failed_www_hosts_between_good_ones_after_http() {
+        assert_agree(
+            "httpąwww.-a.ąwww.a.comąwww.-a.ąwww.a.com",
+            true,
+            false,
+            8192,
+        );
+    }
+
+    /// `http` glued to 301 rejected `http://-a.com?` triggers.
+    // Found by `agree_on_dense_triggers`: seed cc c165f8bc9f1f2605.
+    #[test]
+    fn http_before_a_long_chain_of_rejected_http_triggers() {
+        assert_agree(
+            &format!("http{}", "http://-a.com?".repeat(301)),
+            false,
+            false,
+            8192,
+        );
+    }
+
+    /// `mailto://.` then `http` twice.
+    // Found by `agree_on_truncation`: seed cc 65072562b291dff1.
+    #[test]
+    fn mailto_authority_starting_with_a_dot_then_http() {
+        assert_agree("mailto://.httphttp", true, true, 512);
+    }
+
+    /// `http://-a/` triggers (host `-a`, rejected) glued to `www.`, `www.` off.
+    // Found by `agree_on_dense_triggers`: seed cc 20ef7e11d30524dd.
+    #[test]
+    fn rejected_http_triggers_glued_to_www() {
+        assert_agree(
+            "-www.http://-a/www.http://-a/www.http://-a/www.http://-a/",
+            false,
+            false,
+            8192,
+        );
+    }
+
+    /// `mailto://http` and a guillemet, then `http`.
+    // Found by `agree_on_truncation`: seed cc f038ebd2515b5469.
+    #[test]
+    fn mailto_authority_http_then_guillemet() {
+        assert_agree("mailto://http«http", true, true, 512);
+    }
+
+    /// A guillemet inside a `www.` host, another `www.` host after it.
+    // Found by `agree_on_dense_triggers`: seed cc 82368aa0878b1bd4.
+    #[test]
+    fn a_guillemet_inside_a_www_host_before_another() {
+        assert_agree("ąwww.a.c«omąwww.a.com", true, false, 8192);
+    }
+
+    /// A scheme `com://`, `http`, a guillemet, `http`.
+    // Found by `fast_scanner_agrees_with_the_naive_one`: seed cc 9a9874dd7b1b0bcc.
+    #[test]
+    fn scheme_com_with_http_then_guillemet() {
+        assert_agree("com://http«http", false, false, 8192);
+    }
+
+    /// `WWW~WWW.` and an IPv4 host glued to `http`.
+    // Found by `agree_on_truncation`: seed cc e5845ec98087cac2.
+    #[test]
+    fn capital_www_after_a_tilde_then_an_ip_host_glued_to_http() {
+        assert_agree("WWW~WWW.127.0.0.1http", true, true, 512);
+    }
+
+    /// `éWWW.` again and again after `http`.
+    // Found by `agree_on_dense_triggers`: seed cc 8f0aab3e7758847e.
+    #[test]
+    fn capital_www_hosts_after_e_acute_after_http() {
+        assert_agree("httpéWWW.éWWW.éWWW.éWWW.éWWW.", true, false, 8192);
+    }
+
+    /// `é:` again and again, `mailto` spliced in: a chain of rejected `:` triggers.
+    // Found by `agree_on_dense_triggers`: seed cc eef0e6c5e0395a1c.
+    #[test]
+    fn mailto_spliced_into_a_chain_of_colons() {
+        assert_agree(
+            &format!("{}émailto:{}", "é:".repeat(69), "é:".repeat(46)),
+            false,
+            false,
+            8192,
+        );
+    }
+
+    /// `:../..%zz://` then `http` twice.
+    // Found by `agree_on_truncation`: seed cc b7e0e80ac07872eb.
+    #[test]
+    fn dot_segments_and_a_bad_percent_before_a_scheme_separator() {
+        assert_agree(":../..%zz://httphttp", true, true, 512);
+    }
+
+    /// `mailto:` and `é`, at the end of the text.
+    // Found by `agree_on_truncation`: seed cc ba83e83f6bc4105e.
+    #[test]
+    fn mailto_then_a_two_byte_letter() {
+        assert_agree("mailto:é", true, true, 512);
+    }
+
+    /// `mailto:` and `例え`, `www.` and e-mail off.
+    // Found by `fast_scanner_agrees_with_the_naive_one`: seed cc ae9d5e8711ee4d91.
+    #[test]
+    fn mailto_then_cjk_without_www_and_email() {
+        assert_agree("mailto:例え", false, false, 8192);
     }
 }

@@ -169,7 +169,10 @@ mod tests {
     ];
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
+        #![proptest_config(ProptestConfig {
+        failure_persistence: None,
+        ..ProptestConfig::with_cases(256)
+    })]
 
         /// 1 to 8 pieces of any size give the sequential scan's candidates.
         #[test]
@@ -205,5 +208,24 @@ mod tests {
             let got: Vec<Candidate> = out.into_iter().flatten().collect();
             assert_eq!(got, sequential(hay, opts), "{pieces} pieces");
         }
+    }
+
+    /// `http://` eleven times, no white space to cut at: one candidate
+    /// over the whole text (host `http`), which two pieces must not split.
+    // Found by `pieces_agree_with_the_sequential_scan` (seed cc fb066639,
+    // persisted for the module's old path, src/parallel.rs).
+    #[test]
+    fn http_repeated_without_white_space_in_two_pieces() {
+        let text = "http://".repeat(11);
+        let hay = text.as_bytes();
+        let opts = Options {
+            max_len: 512,
+            ..Options::default()
+        };
+        let mut state = ScanState::default();
+        let mut out = Vec::new();
+        scan_window(hay, opts, &mut state, hay.len(), 2, 1, &mut out);
+        let got: Vec<Candidate> = out.into_iter().flatten().collect();
+        assert_eq!(got, sequential(hay, opts));
     }
 }
