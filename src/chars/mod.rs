@@ -19,3 +19,5 @@ pub(crate) mod end_of_iri;
 pub(crate) mod ucschar;
 pub(crate) mod utf8;
 
+#[cfg(test)]
+mod agreement_tests;
