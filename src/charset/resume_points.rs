@@ -25,6 +25,8 @@
 //! escape sequence of the state, plus one character (whose output is
 //! discarded) when the output flag is unset.
 
+use crate::chars::utf8::sequence_len;
+
 /// The decoder families that differ in how they resume.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Family {
@@ -516,13 +518,7 @@ fn single_byte_lengths(encoding: &'static encoding_rs::Encoding) -> Box<[u8; 256
     let mut at = 0;
     for len in lens.iter_mut() {
         // The decoder writes well-formed UTF-8, one character per byte.
-        let n = match out.get(at) {
-            Some(0x00..=0x7F) => 1,
-            Some(0xC0..=0xDF) => 2,
-            Some(0xE0..=0xEF) => 3,
-            Some(_) => 4,
-            None => 3,
-        };
+        let n = out.get(at).map_or(3, |&lead| sequence_len(lead) as u8);
         *len = n;
         at += usize::from(n);
     }

@@ -155,6 +155,7 @@ use std::sync::OnceLock;
 
 use encoding_rs::{Decoder, DecoderResult, Encoding};
 
+use crate::chars::utf8::{incomplete_tail, sequence_len};
 use crate::charset::detect::Charset;
 use crate::charset::resume_points::{
     Family, JisState2022, Lengths, MultiByteState, Resume, ascii_prefix, is_jis_escape,
@@ -778,7 +779,7 @@ impl<'t> Walk<'t> {
             };
             let mut i = 0;
             while i < written {
-                let len = utf8_len(buf[i]);
+                let len = sequence_len(buf[i]);
                 let at = self.unattributed.min(self.pos);
                 let end = (at + width).min(self.pos);
                 self.push_span(len, at..end);
@@ -805,7 +806,7 @@ impl<'t> Walk<'t> {
         let mut at = self.pos;
         let mut i = 0;
         while i < written {
-            let len = utf8_len(buf[i]);
+            let len = sequence_len(buf[i]);
             self.push_span(len, at..at + 1);
             at += 1;
             i += len;
@@ -820,17 +821,6 @@ impl<'t> Walk<'t> {
         }
         self.pos += read;
         self.unattributed = self.pos;
-    }
-}
-
-/// The length of the UTF-8 sequence that starts with `lead` (the decoder
-/// writes only well-formed UTF-8).
-fn utf8_len(lead: u8) -> usize {
-    match lead {
-        0x00..=0x7F => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
     }
 }
 
@@ -1318,25 +1308,6 @@ impl std::fmt::Debug for Transcoded<'_> {
             .field("transcoder", &self.transcoder)
             .finish()
     }
-}
-
-/// How many bytes at the end of `input` start a UTF-8 sequence that the
-/// end cuts short (0 to 3; 0 also when the end is malformed otherwise).
-fn incomplete_tail(input: &[u8]) -> usize {
-    for k in 1..=3.min(input.len()) {
-        let b = input[input.len() - k];
-        if b & 0xC0 == 0x80 {
-            continue;
-        }
-        let needed = match b {
-            0xC0..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF7 => 4,
-            _ => return 0,
-        };
-        return if needed > k { k } else { 0 };
-    }
-    0
 }
 
 /// Counts the invalid sequences of a UTF-8 stream as the UTF-8 decoder of
@@ -1937,24 +1908,6 @@ mod tests {
         // Offsets before the released point are not answered.
         assert_eq!(t.original_start(0), None);
         assert_eq!(t.original_end(out.len()), Some(bytes.len()));
-    }
-
-    #[test]
-    fn incomplete_tails_are_found_exactly() {
-        for (bytes, tail) in [
-            (&b"abc"[..], 0),
-            ("aé".as_bytes(), 0),
-            (&"aé".as_bytes()[..2], 1),
-            (&"a日".as_bytes()[..2], 1),
-            (&"a日".as_bytes()[..3], 2),
-            (&"a😀".as_bytes()[..4], 3),
-            (&"a😀".as_bytes()[..5], 0),
-            (&b"a\xff"[..], 0),
-            (&b"\x80\x80\x80"[..], 0),
-            (&b""[..], 0),
-        ] {
-            assert_eq!(incomplete_tail(bytes), tail, "{bytes:X?}");
-        }
     }
 
     // The fast walk against the byte-at-a-time one.

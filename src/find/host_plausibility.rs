@@ -5,7 +5,12 @@
 //! whose host fails them is not a link at all (`http://#`, `http://-a.com`,
 //! `ldap://でなければなりません`), rather than an invalid IRI.
 
-use crate::chars::classes::{decode_at, is_cjk, rfind_byte};
+#[cfg(test)]
+use crate::chars::ascii::{ASCII, DNS_HOST};
+use crate::chars::ascii::{LDH, ascii_is};
+use crate::chars::byte_search::rfind_byte;
+use crate::chars::utf8::{decode_at, is_continuation};
+use crate::find::prose_chars::is_cjk;
 
 /// Why a host is not plausible, and where: the start of the rightmost label
 /// at fault, or `None` when the fault concerns the host as a whole (too few
@@ -43,7 +48,7 @@ pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usi
     let host = &hay[start..end];
     let label_start = start + rfind_byte(b'.', host).map_or(0, |i| i + 1);
     let mut i = label_start;
-    while i < end && (hay[i].is_ascii_alphanumeric() || hay[i] == b'-') {
+    while i < end && ascii_is(hay[i], LDH) {
         i += 1;
     }
     if i == label_start || i == end || !hay[i - 1].is_ascii_alphabetic() {
@@ -85,16 +90,16 @@ pub(crate) fn dns_port_cut(hay: &[u8], h1: usize, end: usize) -> Option<usize> {
     None
 }
 
-/// The bytes of a DNS host for [`dns_authority_cut`]: ASCII letters,
-/// digits, `-`, `.`, `_`, `%` and every non-ASCII byte, as a table over all
-/// byte values (hosts may be kilobytes long: `www.ąwww.ąwww.…`).
+/// The bytes of a DNS host for [`dns_authority_cut`]: the ASCII
+/// `DNS_HOST` class (letters, digits, `-`, `.`, `_`, `%`) and every
+/// non-ASCII byte, as a table over all byte values (hosts may be kilobytes
+/// long: `www.ąwww.ąwww.…`), computed from the ASCII table.
 #[cfg(test)]
-static HOST_BYTE: [bool; 256] = {
+pub(crate) static HOST_BYTE: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 256 {
-        let b = i as u8;
-        t[i] = b >= 0x80 || b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'%');
+        t[i] = i >= 0x80 || ASCII[i] & DNS_HOST != 0;
         i += 1;
     }
     t
@@ -123,7 +128,7 @@ fn ascii_len_bound(label: &[u8]) -> usize {
     for &b in label {
         if b < 0x80 {
             basic += 1;
-        } else if b & 0xC0 != 0x80 {
+        } else if !is_continuation(b) {
             other += 1;
         }
     }

@@ -1,10 +1,13 @@
 //! Stage 3 of the pipeline, *scan*: where IRIs start and end in running
 //! text ([`scanner`]), which hosts are plausible, and the hits handed to
 //! the caller ([`Finder`](finder::Finder), [`Hit`](found_iri::Hit)).
+//! [`prose_chars`] holds how the scanner sees a non-ASCII character of
+//! running text.
 
 pub(crate) mod finder;
 pub(crate) mod found_iri;
 pub(crate) mod host_plausibility;
+pub(crate) mod prose_chars;
 #[cfg(test)]
 pub(crate) mod reference_scanner;
 pub(crate) mod scanner;

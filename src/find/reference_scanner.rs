@@ -6,11 +6,11 @@
 //! oracles). It shares with the fast scanner only the character table and
 //! the pure host predicates, which have their own tests.
 
-use crate::chars::classes::{
-    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
-};
 use crate::find::host_plausibility::{
     check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
+};
+use crate::find::prose_chars::{
+    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
 use crate::find::scanner::{Kind, authority_cut, host_range};
 use crate::find::schemes::is_registered_scheme;
@@ -41,16 +41,37 @@ struct Naive<'t> {
     last_end: usize,
 }
 
-fn is_iri_ascii(c: char) -> bool {
+// The ASCII classes, written out again on purpose: an oracle that read the
+// scanner's table would agree with it by construction. The tests in
+// `chars::agreement_tests` hold each to the table.
+
+pub(crate) fn is_iri_ascii(c: char) -> bool {
     c.is_ascii_alphanumeric() || "-._~:/?#@!$&'()*+,;=%".contains(c)
 }
 
-fn is_scheme_char(c: char) -> bool {
+pub(crate) fn is_leiri_ascii(c: char) -> bool {
+    "{}^[]".contains(c)
+}
+
+pub(crate) fn is_scheme_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || "+-.".contains(c)
 }
 
-fn is_ascii_space(c: char) -> bool {
+pub(crate) fn is_ascii_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
+}
+
+pub(crate) fn is_local_ascii(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "._%+-".contains(c)
+}
+
+pub(crate) fn is_domain_ascii(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '.'
+}
+
+/// Stripped from the end of a candidate whatever comes before.
+pub(crate) fn is_always_trimmed(c: char) -> bool {
+    matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '*' | '(' | '[' | '{')
 }
 
 /// Finds the candidates of `text` the slow way.
@@ -111,7 +132,7 @@ impl Naive<'_> {
         let mut k = self.idx(pos);
         while let Some(c) = self.ch(k) {
             let ok = if c.is_ascii() {
-                is_iri_ascii(c) || "{}^[]".contains(c)
+                is_iri_ascii(c) || is_leiri_ascii(c)
             } else {
                 classify(c) != Class::End
             };
@@ -274,7 +295,7 @@ impl Naive<'_> {
                         _ => {}
                     }
                     k += 1;
-                } else if "{}^[]".contains(c) {
+                } else if is_leiri_ascii(c) {
                     if c == '[' && in_auth && k == host_start {
                         // IP-literal: up to `]`, over hex, `:` `.` unreserved, sub-delims.
                         let mut m = k + 1;
@@ -420,7 +441,7 @@ impl Naive<'_> {
             let c = text[..end].chars().next_back().unwrap_or('\0');
             let n = c.len_utf8();
             let strip = match c {
-                '.' | ',' | ';' | ':' | '!' | '?' | '*' | '(' | '[' | '{' => true,
+                c if is_always_trimmed(c) => true,
                 '-' => auth_end
                     .is_some_and(|a| end <= a && !text[host_start.min(end)..end].contains(':')),
                 '\'' => text[body..end].matches('\'').count() % 2 == 1,
@@ -450,7 +471,7 @@ impl Naive<'_> {
         let text = self.text;
         let is_local = |c: char| {
             if c.is_ascii() {
-                c.is_ascii_alphanumeric() || "._%+-".contains(c)
+                is_local_ascii(c)
             } else {
                 is_word_char_non_ascii(c)
             }
@@ -478,7 +499,7 @@ impl Naive<'_> {
         let mut m = k + 1;
         while let Some(c) = self.ch(m) {
             let ok = if c.is_ascii() {
-                c.is_ascii_alphanumeric() || c == '-' || c == '.'
+                is_domain_ascii(c)
             } else {
                 is_word_char_non_ascii(c)
             };

@@ -31,13 +31,15 @@
 //! `max_len` + [`LOOKAHEAD`] after it, which is what those drivers keep in
 //! the window.
 
-use crate::chars::classes::{
-    Class, ascii_is, bracket_key, classify, decode_at, decode_before, decode_two_byte, find_byte,
-    flag, is_trimmed_non_ascii, is_word_char_non_ascii,
-};
+use crate::chars::ascii::{self, ASCII, ascii_is};
+use crate::chars::byte_search::find_byte;
+use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
 use crate::find::host_plausibility::{
     MAX_HOST_LEN, check_dns_host, dns_port_cut, glued_prose_at, is_dotless_non_ascii,
     is_spaceless_script,
+};
+use crate::find::prose_chars::{
+    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
 use crate::find::schemes::is_registered_scheme;
 use std::sync::LazyLock;
@@ -272,60 +274,68 @@ fn find_upper_w_dot(hay: &[u8], mut from: usize, frequent: &mut bool) -> Option<
 }
 
 /// Byte classes for the glances at rejected triggers (`skip_rejected`,
-/// `try_scheme`, `dead_dns_authority`), over all 256 byte values so that
-/// lookups need no bounds check.
-const DENSE_COLON: u8 = 1;
-const DENSE_AT: u8 = 2;
-/// A letter, digit or `-`: continues an e-mail domain label.
-const DENSE_LABEL: u8 = 4;
+/// `try_scheme`, `dead_dns_authority`) and for the forward scan, over all
+/// 256 byte values so that lookups need no bounds check. Computed from the
+/// crate's ASCII table when the crate is compiled: each is a class of it,
+/// or one narrowed by the scanner's delimiters.
+pub(crate) const DENSE_COLON: u8 = 1;
+pub(crate) const DENSE_AT: u8 = 2;
+/// A letter, digit or `-` (`ascii::LDH`): continues an e-mail domain label.
+pub(crate) const DENSE_LABEL: u8 = 4;
 /// A `.` or a non-ASCII byte: the domain might be one; `try_email` decides.
-const DENSE_DEFER: u8 = 8;
-/// A scheme character (`flag::SCHEME`).
-const DENSE_SCHEME: u8 = 16;
+pub(crate) const DENSE_DEFER: u8 = 8;
+/// A scheme character (`ascii::SCHEME`).
+pub(crate) const DENSE_SCHEME: u8 = 16;
 /// An ASCII IRI or LEIRI character other than `: @ / ? #`: continues an
 /// authority without changing where its host starts or ends.
-const DENSE_AUTH: u8 = 32;
+pub(crate) const DENSE_AUTH: u8 = 32;
 /// An ASCII IRI character the forward scan needs to do nothing about but
 /// step over: letters, digits and the unreserved and reserved characters
 /// other than `/ ? # @ ( ) ' :`.
-const DENSE_PLAIN: u8 = 64;
-/// An ASCII byte a DNS host may hold: letters, digits, `- . _ %` (see
-/// `dns_authority_cut`).
-const DENSE_HOST: u8 = 128;
-static DENSE: [u8; 256] = {
+pub(crate) const DENSE_PLAIN: u8 = 64;
+/// An ASCII byte a DNS host may hold (`ascii::DNS_HOST`): letters, digits,
+/// `- . _ %` (see `dns_authority_cut`).
+pub(crate) const DENSE_HOST: u8 = 128;
+
+/// The `gen-delims` that end an authority or move where its host starts:
+/// `: @ / ? #` (the brackets of an IP-literal aside).
+const AUTHORITY_DELIMS: u32 = ascii::COLON | ascii::AT | ascii::SLASH | ascii::QMARK | ascii::HASH;
+
+/// `( ) '`: IRI characters the forward scan keeps count of (brackets are
+/// balanced, quotes may close the quotation a candidate stands in).
+const fn is_counted(b: u8) -> bool {
+    matches!(b, b'(' | b')' | b'\'')
+}
+
+pub(crate) static DENSE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {
         let b = i as u8;
+        let a = ASCII[i];
         let mut f = 0;
-        if b == b':' {
+        if a & ascii::COLON != 0 {
             f |= DENSE_COLON;
         }
-        if b == b'@' {
+        if a & ascii::AT != 0 {
             f |= DENSE_AT;
         }
-        if b.is_ascii_alphanumeric() || b == b'-' {
+        if a & ascii::LDH != 0 {
             f |= DENSE_LABEL;
         }
         if b == b'.' || b >= 0x80 {
             f |= DENSE_DEFER;
         }
-        if b < 0x80 && crate::chars::classes::ASCII[i] & flag::SCHEME != 0 {
+        if a & ascii::SCHEME != 0 {
             f |= DENSE_SCHEME;
         }
-        if b < 0x80
-            && crate::chars::classes::ASCII[i] & (flag::IRI | flag::LEIRI) != 0
-            && !matches!(b, b':' | b'@' | b'/' | b'?' | b'#')
-        {
+        if a & (ascii::IRI | ascii::TEXT_EXTRA) != 0 && a & AUTHORITY_DELIMS == 0 {
             f |= DENSE_AUTH;
         }
-        if b < 0x80
-            && crate::chars::classes::ASCII[i] & flag::IRI != 0
-            && !matches!(b, b'/' | b'?' | b'#' | b'@' | b'(' | b')' | b'\'' | b':')
-        {
+        if a & ascii::IRI != 0 && a & AUTHORITY_DELIMS == 0 && !is_counted(b) {
             f |= DENSE_PLAIN;
         }
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'%') {
+        if a & ascii::DNS_HOST != 0 {
             f |= DENSE_HOST;
         }
         t[i] = f;
@@ -359,12 +369,13 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
 }
 
 /// The ASCII IRI and LEIRI characters (`run_end`), over all 256 byte
-/// values so that lookups need no bounds check.
-static RUN_BYTE: [bool; 256] = {
+/// values so that lookups need no bounds check; computed from the ASCII
+/// table.
+pub(crate) static RUN_BYTE: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
-    while i < 128 {
-        t[i] = crate::chars::classes::ASCII[i] & (flag::IRI | flag::LEIRI) != 0;
+    while i < 256 {
+        t[i] = ASCII[i] & (ascii::IRI | ascii::TEXT_EXTRA) != 0;
         i += 1;
     }
     t
@@ -815,8 +826,8 @@ impl<'h> Scanner<'h> {
         // fewer than two scheme characters before the colon (`x:`, `12:30`
         // has `2:`, `::`) there is nothing more to look at.
         let two = c >= floor + 2
-            && ascii_is(hay[c - 1], flag::SCHEME)
-            && ascii_is(hay[c - 2], flag::SCHEME);
+            && ascii_is(hay[c - 1], ascii::SCHEME)
+            && ascii_is(hay[c - 2], ascii::SCHEME);
         if !slashes && !two {
             state.work += 2;
             return Err(c + 1);
@@ -875,7 +886,7 @@ impl<'h> Scanner<'h> {
             // The end of the input ends the candidate.
             None => Some(q),
             _ if q == lim => None,
-            Some(&b) if b >= 0x80 || matches!(b, b':' | b'@') || ascii_is(b, flag::SPACE) => None,
+            Some(&b) if b >= 0x80 || matches!(b, b':' | b'@') || ascii_is(b, ascii::SPACE) => None,
             // `/ ? #` end the authority; any other ASCII character ends
             // the candidate.
             Some(_) => Some(q),
@@ -889,8 +900,8 @@ impl<'h> Scanner<'h> {
         match hay.get(p) {
             None => false,
             Some(&b) if b < 0x80 => {
-                ascii_is(b, flag::IRI)
-                    && !ascii_is(b, flag::TRIM)
+                ascii_is(b, ascii::IRI)
+                    && !ascii_is(b, ascii::TRIM)
                     && !matches!(b, b'\'' | b'(' | b')')
             }
             Some(_) => {
@@ -904,7 +915,7 @@ impl<'h> Scanner<'h> {
         let hay = self.hay;
         match hay.get(p) {
             None => false,
-            Some(&b) if b < 0x80 => ascii_is(b, flag::IRI) || b == b'[',
+            Some(&b) if b < 0x80 => ascii_is(b, ascii::IRI) || b == b'[',
             Some(_) => matches!(decode_at(hay, p), Some((ch, _)) if classify(ch) != Class::End),
         }
     }
@@ -1049,7 +1060,7 @@ impl<'h> Scanner<'h> {
         {
             return Err(Wrap::Rejected);
         }
-        let wrapped = fw.wrapped && hay[start..end].iter().any(|&b| ascii_is(b, flag::SPACE));
+        let wrapped = fw.wrapped && hay[start..end].iter().any(|&b| ascii_is(b, ascii::SPACE));
         Ok(Candidate {
             start,
             end,
@@ -1076,11 +1087,11 @@ impl<'h> Scanner<'h> {
         state.work += (h1 - h0) as u64;
         // A host wrapped over lines is checked without its white space.
         let compact;
-        let (host, base) = if fw.wrapped && hay[h0..h1].iter().any(|&b| ascii_is(b, flag::SPACE)) {
+        let (host, base) = if fw.wrapped && hay[h0..h1].iter().any(|&b| ascii_is(b, ascii::SPACE)) {
             compact = hay[h0..h1]
                 .iter()
                 .copied()
-                .filter(|&b| !ascii_is(b, flag::SPACE))
+                .filter(|&b| !ascii_is(b, ascii::SPACE))
                 .collect::<Vec<u8>>();
             (&compact[..], None)
         } else {
@@ -1161,7 +1172,7 @@ impl<'h> Scanner<'h> {
         while p < until {
             let b = hay[p];
             if b < 0x80 {
-                if !ascii_is(b, flag::IRI) || b"()'@:/?#".contains(&b) {
+                if !ascii_is(b, ascii::IRI) || b"()'@:/?#".contains(&b) {
                     return false;
                 }
                 p += 1;
@@ -1202,10 +1213,7 @@ impl<'h> Scanner<'h> {
         while r < hay.len() {
             let b = hay[r];
             if b < 0x80 {
-                if !(ascii_is(b, flag::TRIM)
-                    || b.is_ascii_digit()
-                    || matches!(b, b'\'' | b'(' | b'[' | b'{' | b']'))
-                {
+                if !(ascii_is(b, ascii::TRIM) || b.is_ascii_digit() || matches!(b, b'\'' | b']')) {
                     break;
                 }
                 r += 1;
@@ -1258,7 +1266,7 @@ impl<'h> Scanner<'h> {
             if p >= limit {
                 // Cut at the last character boundary within the limit.
                 p = limit;
-                while p > from && hay[p] & 0xC0 == 0x80 {
+                while p > from && is_continuation(hay[p]) {
                     p -= 1;
                 }
                 break Stop::Limit;
@@ -1297,8 +1305,8 @@ impl<'h> Scanner<'h> {
                     continue;
                 }
                 fw.non_dns = fw.non_dns.min(p);
-                let f = crate::chars::classes::ASCII[b as usize];
-                if f & flag::IRI != 0 {
+                let f = ASCII[b as usize];
+                if f & ascii::IRI != 0 {
                     fw.unclean = fw.unclean.min(p);
                     match b {
                         b'/' | b'?' | b'#' if authority => break Stop::Delimiter,
@@ -1326,7 +1334,7 @@ impl<'h> Scanner<'h> {
                         _ => {}
                     }
                     p += 1;
-                } else if f & flag::LEIRI != 0 {
+                } else if f & ascii::TEXT_EXTRA != 0 {
                     fw.unclean = fw.unclean.min(p);
                     if b == b'[' && authority && p == fw.host_start {
                         // IP-literal (RFC 3986 §3.2.2): up to its `]`.
@@ -1349,12 +1357,12 @@ impl<'h> Scanner<'h> {
                     }
                     fw.leiri = true;
                     p += 1;
-                } else if f & flag::SPACE != 0 && ctx == Context::Angle {
+                } else if f & ascii::SPACE != 0 && ctx == Context::Angle {
                     // `<…>` wrapped over lines (RFC 3986 Appendix C): skip
                     // white space holding a line break when the IRI goes on.
                     let mut q = p;
                     let mut newline = false;
-                    while q < hay.len() && q < limit && ascii_is(hay[q], flag::SPACE) {
+                    while q < hay.len() && q < limit && ascii_is(hay[q], ascii::SPACE) {
                         newline |= matches!(hay[q], b'\n' | b'\r');
                         q += 1;
                     }
@@ -1417,7 +1425,6 @@ impl<'h> Scanner<'h> {
                 break;
             };
             let strip = match c {
-                '.' | ',' | ';' | ':' | '!' | '?' | '*' | '(' | '[' | '{' => true,
                 '-' => auth_end
                     .is_some_and(|a| end <= a && !hay[fw.host_start.min(end)..end].contains(&b':')),
                 '\'' => {
@@ -1440,7 +1447,7 @@ impl<'h> Scanner<'h> {
                     false
                 }
                 c if !c.is_ascii() => is_trimmed_non_ascii(c),
-                _ => false,
+                c => ascii_is(c as u8, ascii::TRIM),
             };
             if !strip {
                 break;
@@ -1462,14 +1469,14 @@ impl<'h> Scanner<'h> {
         while end < hay.len() && end - at <= 256 {
             let b = hay[end];
             if b < 0x80 {
-                if !ascii_is(b, flag::DOMAIN) {
+                if !ascii_is(b, ascii::DOMAIN) {
                     break;
                 }
                 dot |= b == b'.';
                 end += 1;
             } else {
                 match decode_at(hay, end) {
-                    Some((c, n)) if crate::chars::classes::is_word_char_non_ascii(c) => {
+                    Some((c, n)) if is_word_char_non_ascii(c) => {
                         non_ascii = true;
                         end += n;
                     }
@@ -1492,7 +1499,7 @@ impl<'h> Scanner<'h> {
             let b = hay[i - 1];
             if b < 0x80 {
                 // ASCII: a table lookup (this runs for every `@`).
-                if !ascii_is(b, flag::LOCAL) {
+                if !ascii_is(b, ascii::EMAIL_LOCAL) {
                     break;
                 }
                 i -= 1;
@@ -1500,7 +1507,7 @@ impl<'h> Scanner<'h> {
                 let Some((c, n)) = decode_before(hay, i) else {
                     break;
                 };
-                if !crate::chars::classes::is_word_char_non_ascii(c) {
+                if !is_word_char_non_ascii(c) {
                     break;
                 }
                 if spaceless.is_none() && is_spaceless_script(c) {
@@ -1634,7 +1641,7 @@ fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
             return i + 1;
         }
         // IPv6address, IPvFuture: hex digits, `:` `.`, unreserved, sub-delims.
-        if !(b.is_ascii_alphanumeric() || b":.-_~!$&'()*+,;=".contains(&b)) {
+        if !ascii_is(b, ascii::UNRESERVED | ascii::SUB_DELIM | ascii::COLON) {
             break;
         }
         i += 1;

@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use crate::chars::classes::{find_byte, rfind_byte};
+use crate::chars::byte_search::{find_byte, rfind_byte};
 
 /// Byte ranges of the components of an IRI reference within its string.
 ///

@@ -46,7 +46,8 @@ use std::fmt;
 
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
-use crate::iri::to_uri::{is_triplet, is_unreserved, triplet_value};
+use crate::chars::ascii::{SUB_DELIM, UNRESERVED, ascii_is};
+use crate::iri::percent::{decode_all, has_non_ascii_triplet};
 
 /// How [`crate::to_uri`] maps a host (`ireg-name`) that is not ASCII
 /// (RFC 3987bis §3.4).
@@ -125,18 +126,19 @@ impl fmt::Display for IdnaFailure {
     }
 }
 
-/// The deny list: every ASCII character outside `unreserved / sub-delims`
-/// (RFC 3986 §3.2.2), and (via `deny_glyphless`) space, C0 and DEL.
-/// Letters, digits, `-` and `.` cannot be denied and need not be.
-const REG_NAME_DENY: AsciiDenyList = AsciiDenyList::new(true, "\"#%/:<>?@[\\]^`{|}");
+/// The printable ASCII characters outside `unreserved / sub-delims` (RFC
+/// 3986 §3.2.2), as the deny list of ToASCII takes them: a string
+/// (`chars::agreement_tests` holds it to the ASCII table).
+pub(crate) const REG_NAME_DENIED: &str = "\"#%/:<>?@[\\]^`{|}";
 
+/// The deny list: [`REG_NAME_DENIED`], and (via `deny_glyphless`) space, C0
+/// and DEL. Letters, digits, `-` and `.` cannot be denied and need not be.
+const REG_NAME_DENY: AsciiDenyList = AsciiDenyList::new(true, REG_NAME_DENIED);
+
+/// An ASCII character a `reg-name` cannot hold: outside `unreserved /
+/// sub-delims` (RFC 3986 §3.2.2).
 fn denied_ascii(c: char) -> bool {
-    c.is_ascii()
-        && !(is_unreserved(c as u8)
-            || matches!(
-                c,
-                '!' | '$' | '&' | '\'' | '(' | ')' | '*' | '+' | ',' | ';' | '='
-            ))
+    c.is_ascii() && !ascii_is(c as u8, UNRESERVED | SUB_DELIM)
 }
 
 pub(crate) fn to_ascii(domain: &str, dns_length: DnsLength) -> Option<Cow<'_, str>> {
@@ -150,14 +152,12 @@ pub(crate) fn to_ascii(domain: &str, dns_length: DnsLength) -> Option<Cow<'_, st
 /// `Ok(Owned(ascii))` with the ToASCII form, or why IDNA failed. The caller
 /// checked that the host is not an IP-literal.
 pub(crate) fn idna_host(host: &str) -> Result<Cow<'_, str>, IdnaFailure> {
-    let b = host.as_bytes();
-    let high_triplet = (0..b.len()).any(|i| is_triplet(b, i) && triplet_value(b, i) >= 0x80);
-    if host.is_ascii() && !high_triplet {
+    if host.is_ascii() && !has_non_ascii_triplet(host) {
         return Ok(Cow::Borrowed(host));
     }
-    // §3.4.2: decode all triplets; if they do not form UTF-8 the field is
-    // left as it is.
-    let decoded = percent_decode(host);
+    // §3.4.2: decode all triplets, of ASCII octets too ("any sequences of
+    // pct-encoded"); if they do not form UTF-8 the field is left as it is.
+    let decoded = decode_all(host);
     let decoded = std::str::from_utf8(&decoded).map_err(|_| IdnaFailure::NotUtf8)?;
     if let Some(character) = decoded.chars().find(|&c| denied_ascii(c)) {
         return Err(IdnaFailure::DisallowedAscii { character });
@@ -166,24 +166,6 @@ pub(crate) fn idna_host(host: &str) -> Result<Cow<'_, str>, IdnaFailure> {
         Some(ascii) => Ok(Cow::Owned(keep_ascii_label_case(decoded, &ascii))),
         None => Err(diagnose(decoded)),
     }
-}
-
-/// Decodes every `%HH` triplet (also of ASCII octets: §3.4.2 converts "any
-/// sequences of pct-encoded").
-fn percent_decode(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if is_triplet(b, i) {
-            out.push(triplet_value(b, i));
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
 }
 
 /// ToASCII lower-cases the whole name; put back the original spelling of

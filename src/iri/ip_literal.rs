@@ -8,6 +8,8 @@
 //! (RFC 6874 `%25eth0`): 3987bis §2.2 says "This syntax does not support
 //! IPv6 scoped addressing zone identifiers."
 
+use crate::chars::ascii::{COLON, SUB_DELIM, UNRESERVED, ascii_is};
+
 /// Why an IP address does not match its rule; the offset is relative to
 /// the slice given to the validator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,25 +187,7 @@ pub(crate) fn ipv_future(b: &[u8]) -> Result<(), usize> {
 /// `unreserved / sub-delims / ":"` (ASCII only: IPvFuture is a URI rule,
 /// 3987bis did not widen it).
 fn is_future_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-        )
+    ascii_is(b, UNRESERVED | SUB_DELIM | COLON)
 }
 
 #[cfg(test)]

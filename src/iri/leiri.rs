@@ -12,7 +12,8 @@
 //! Two choices, both shared with [`crate::to_uri`]:
 //!
 //! - The ASCII characters involved are exactly those that are not allowed
-//!   anywhere in a URI; the same table serves both conversions.
+//!   anywhere in a URI; the same class of the ASCII table serves both
+//!   conversions.
 //! - `[` and `]` outside an IP-literal host are encoded too. They are not
 //!   in the §6.1 list, but they are not allowed there in an IRI either, and
 //!   the scanner accepts them in paths and queries (`…?a[]=1`) as it
@@ -22,7 +23,9 @@
 //!
 //! The bidi formatting characters are U+200E, U+200F and U+202A–U+202E as
 //! §6.3 lists them, plus U+061C and U+2066–U+2069, which Unicode added
-//! later for the same purpose; the IRI bidi rules forbid them all.
+//! later for the same purpose; the IRI bidi rules forbid them all. The
+//! validator rejects the same list: both ask the end-of-IRI table, where
+//! they are the rows of reason `Bidi`.
 //!
 //! ```
 //! use iriscan::leiri_to_iri;
@@ -33,15 +36,12 @@
 
 use std::borrow::Cow;
 
+use crate::chars::ascii::{URI, ascii_is};
+use crate::chars::end_of_iri::is_bidi_format;
 use crate::chars::ucschar::{is_iprivate, is_ucschar};
 use crate::iri::components::Components;
-use crate::iri::to_uri::{is_ip_literal, is_uri_ascii, push_pct, push_pct_bytes};
-
-/// The bidi formatting characters (LRM, RLM, ALM, the embeddings,
-/// overrides and isolates): never in an IRI (§6.1, §6.3, [Bidi]).
-pub(crate) fn is_bidi_format(c: char) -> bool {
-    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
+use crate::iri::percent::{push_pct, push_pct_bytes};
+use crate::iri::to_uri::is_ip_literal;
 
 /// A non-ASCII character an IRI may contain (§2.2 with the bidi rule):
 /// `ucschar` except the bidi formatting characters, and `iprivate` in the
@@ -80,7 +80,7 @@ pub fn leiri_to_iri(leiri: &str) -> Cow<'_, str> {
     for (i, ch) in leiri.char_indices() {
         let keep = if ch.is_ascii() {
             let x = ch as u8;
-            is_uri_ascii(x) && (!matches!(x, b'[' | b']') || Some(i) == open || Some(i) == close)
+            ascii_is(x, URI) && (!matches!(x, b'[' | b']') || Some(i) == open || Some(i) == close)
         } else {
             is_iri_char(ch, query.contains(&i))
         };

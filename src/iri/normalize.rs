@@ -24,7 +24,9 @@
 //!   - *percent-encoding* (§5.3.2.3): `%HH` of unreserved ASCII characters
 //!     is decoded; in the IRI form also `%HH` sequences that are strictly
 //!     valid UTF-8 of characters allowed and appropriate in an IRI
-//!     (`iunreserved`, §5.1) — the very decoder of [`crate::to_iri`].
+//!     (`iunreserved`, §5.1) — the decoder of [`crate::to_iri`], which
+//!     also keeps encoded the punctuation that would end an IRI in running
+//!     text (see below).
 //!   - *path segments* (§5.3.2.4): `remove_dot_segments` (RFC 3986 §5.2.4)
 //!     on the path of an IRI with a scheme or an authority, and on an
 //!     absolute path.
@@ -78,10 +80,14 @@
 //!
 //! In the IRI form, one character class is written percent-encoded even when
 //! it came literally: white space and its invisible look-alikes (U+00A0,
-//! U+2000–U+200B, U+3000, U+FEFF, …), which §5.1 says are not appropriate
-//! in IRIs and which [`crate::to_iri`] therefore never decodes. Writing them
-//! encoded whichever way they came gives both spellings one key (both map
-//! to the same URI), and keeps the two forms in step.
+//! U+2000–U+200B, U+2060, U+3000, U+FEFF, …), which §5.1 says are not
+//! appropriate in IRIs and which [`crate::to_iri`] therefore never decodes.
+//! Writing them encoded whichever way they came gives both spellings one
+//! key (both map to the same URI), and keeps the two forms in step. The
+//! visible punctuation and quotation marks that end an IRI in running text
+//! (`。` `«` `”` …), which `to_iri` also keeps encoded so that the scanner
+//! finds its output whole, are appropriate IRI characters: the key decodes
+//! them and writes them as themselves.
 //!
 //! # What normalization never does
 //!
@@ -145,14 +151,14 @@ use std::fmt;
 use idna::uts46::DnsLength;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
+use crate::chars::ascii::{UNRESERVED, ascii_is};
 use crate::iri::components::Components;
 use crate::iri::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode, to_ascii};
 use crate::iri::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::percent::{has_non_ascii_triplet, is_triplet, push_pct_bytes, triplet_value};
 use crate::iri::resolve::remove_dot_segments;
-use crate::iri::to_iri::{KeptHex, decodes, push_decoded};
-use crate::iri::to_uri::{
-    is_ip_literal, is_triplet, is_unreserved, push_general, push_pct_bytes, triplet_value,
-};
+use crate::iri::to_iri::{Decoding, push_decoded};
+use crate::iri::to_uri::{is_ip_literal, push_general};
 
 /// The rungs of the comparison ladder (RFC 3987 §5.3), from the cheapest.
 ///
@@ -607,8 +613,7 @@ fn normalize_host<'h>(host: &'h str, opts: &NormalizeOptions, known_scheme: bool
 /// §5.3.2.1's "US-ASCII only host": no non-ASCII character, and no `%HH`
 /// of a non-ASCII octet (which the IRI form could not decode).
 fn is_us_ascii(host: &str) -> bool {
-    let b = host.as_bytes();
-    host.is_ascii() && !(0..b.len()).any(|i| is_triplet(b, i) && triplet_value(b, i) >= 0x80)
+    host.is_ascii() && !has_non_ascii_triplet(host)
 }
 
 /// ASCII letters to lower case, except the hex digits of `%HH` triplets,
@@ -680,8 +685,10 @@ fn idn_host(host: &str, form: NormalForm) -> Option<String> {
         match is_ace_label(label)
             .then(|| punycode_label_to_unicode(label))
             .flatten()
-            .filter(|u| u.chars().all(|c| c.is_ascii() || decodes(c, false)))
-        {
+            .filter(|u| {
+                u.chars()
+                    .all(|c| c.is_ascii() || Decoding::ForKey.decodes(c, false))
+            }) {
             Some(u) => unicode.push_str(&u),
             None => unicode.push_str(label),
         }
@@ -713,16 +720,17 @@ fn is_stable(s: &str, in_query: bool, form: NormalForm, nfc: bool) -> bool {
     }
     form == NormalForm::Iri
         && memchr::memchr(b'%', s.as_bytes()).is_none()
-        && s.chars().all(|c| c.is_ascii() || decodes(c, in_query))
+        && s.chars()
+            .all(|c| c.is_ascii() || Decoding::ForKey.decodes(c, in_query))
         && (!nfc || is_nfc_quick(s.chars()) == IsNormalized::Yes)
 }
 
 fn normalize_text_slow(s: &str, in_query: bool, form: NormalForm, nfc: bool) -> String {
-    // 1. Decode what the IRI decoder decodes; what stays encoded gets
-    //    upper-case hex.
+    // 1. Decode what the IRI decoder decodes for a key; what stays encoded
+    //    gets upper-case hex.
     let mut decoded = String::with_capacity(s.len());
     let mut run = Vec::new();
-    push_decoded(s, in_query, KeptHex::Upper, &mut decoded, &mut run);
+    push_decoded(s, in_query, Decoding::ForKey, &mut decoded, &mut run);
     // 2. NFC, between the characters it must not touch.
     if nfc && !decoded.is_ascii() {
         decoded = nfc_between_delimiters(&decoded, in_query);
@@ -734,7 +742,7 @@ fn normalize_text_slow(s: &str, in_query: bool, form: NormalForm, nfc: bool) -> 
         NormalForm::Iri => {
             let mut buf = [0u8; 4];
             for c in decoded.chars() {
-                if c.is_ascii() || decodes(c, in_query) {
+                if c.is_ascii() || Decoding::ForKey.decodes(c, in_query) {
                     out.push(c);
                 } else {
                     // Not appropriate in an IRI (white space and its
@@ -753,9 +761,9 @@ fn normalize_text_slow(s: &str, in_query: bool, form: NormalForm, nfc: bool) -> 
 /// are written encoded — is a fixed boundary.
 fn nfc_may_touch(c: char, in_query: bool) -> bool {
     if c.is_ascii() {
-        is_unreserved(c as u8)
+        ascii_is(c as u8, UNRESERVED)
     } else {
-        decodes(c, in_query)
+        Decoding::ForKey.decodes(c, in_query)
     }
 }
 

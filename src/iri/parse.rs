@@ -10,9 +10,9 @@
 //! 1. the cheap split of [`Components::split`] (RFC 3986 Appendix B, then
 //!    the authority into userinfo, host and port), which cannot fail;
 //! 2. one left-to-right pass over each component against the character
-//!    class of its ABNF rule: a `const` table of ASCII bytes, and the
-//!    [`crate::is_ucschar`] family of range checks for the rest. UTF-8 is
-//!    decoded only at non-ASCII lead bytes.
+//!    class of its ABNF rule: a union of classes of the crate's one table
+//!    of ASCII bytes, and the [`crate::is_ucschar`] family of range checks
+//!    for the rest. UTF-8 is decoded only at non-ASCII lead bytes.
 //!
 //! The split is exactly the grammar's: every delimiter the split stops at
 //! (`:` `/` `?` `#` `@` `[` `]`) is one that no component before it may
@@ -64,9 +64,16 @@
 use std::fmt;
 use std::ops::Range;
 
+use crate::chars::ascii::{
+    ASCII, AT, COLON, DIGIT, LEIRI_EXTRA, QMARK, SCHEME, SLASH, SUB_DELIM, TEXT_EXTRA, UNRESERVED,
+    UNRESERVED_PUNCT,
+};
+use crate::chars::end_of_iri::is_bidi_format;
 use crate::chars::ucschar::{is_iprivate, is_leiri_ucschar, is_ucschar};
+use crate::chars::utf8::decode_at;
 use crate::iri::components::Components;
 use crate::iri::ip_literal::{self, IpFault};
+use crate::iri::percent::is_triplet;
 
 /// Which ABNF start rule of RFC 3987bis §2.2 to match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -385,73 +392,13 @@ pub fn parse_iri_reference(s: &str) -> Result<Components, ParseError> {
     parse(s, Rule::IriReference, Syntax::Iri)
 }
 
-// ---------------------------------------------------------------------------
-// ASCII character classes, one bit each; a component's class is a union.
+// ASCII character classes: the bits of the crate's ASCII table; a
+// component's class is a union of them.
 
-/// `ALPHA` (RFC 5234 core rule).
-const ALPHA: u16 = 1 << 0;
-/// `DIGIT`: the whole of `port` (RFC 3986 §3.2.3).
-const DIGIT: u16 = 1 << 1;
-/// `"+" / "-" / "."`, which a scheme allows after its first letter.
-const SCHEME_PUNCT: u16 = 1 << 2;
-/// `"-" / "." / "_" / "~"`, the punctuation of `unreserved`.
-const UNRESERVED_PUNCT: u16 = 1 << 3;
-/// `sub-delims` = `"!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="`.
-const SUB_DELIM: u16 = 1 << 4;
-/// `":"`, in `iuserinfo`, `ipchar` but not `isegment-nz-nc`.
-const COLON: u16 = 1 << 5;
-/// `"@"`, in `ipchar`.
-const AT: u16 = 1 << 6;
-/// `"/"`, the `path-sep`, and in `iquery` / `ifragment`.
-const SLASH: u16 = 1 << 7;
-/// `"?"`, in `iquery` / `ifragment`.
-const QMARK: u16 = 1 << 8;
-/// `{ } ^ [ ]`: what [`Syntax::Text`] adds outside the host (PRODUCT.md §1.2).
-const TEXT_EXTRA: u16 = 1 << 9;
-/// The ASCII part of the LEIRI `ucschar` (§6.1): space, `< > " { } | \ ^ `` ` ``,
-/// `%x0-1F` and (from `%x7F-D7FF`) DEL.
-const LEIRI_EXTRA: u16 = 1 << 10;
-
-const UNRESERVED: u16 = ALPHA | DIGIT | UNRESERVED_PUNCT;
 /// `isegment-nz-nc` without `pct-form` and non-ASCII.
-const SEGMENT_NC: u16 = UNRESERVED | SUB_DELIM | AT;
+const SEGMENT_NC: u32 = UNRESERVED | SUB_DELIM | AT;
 /// `ipchar` plus `path-sep`: a whole path after its first segment.
-const PATH: u16 = SEGMENT_NC | COLON | SLASH;
-
-const fn class_table() -> [u16; 128] {
-    let mut t = [0u16; 128];
-    let mut i = 0;
-    while i < 128 {
-        let b = i as u8;
-        let mut m = 0;
-        if b.is_ascii_alphabetic() {
-            m |= ALPHA;
-        }
-        if b.is_ascii_digit() {
-            m |= DIGIT;
-        }
-        m |= match b {
-            b'+' => SCHEME_PUNCT | SUB_DELIM,
-            b'-' | b'.' => SCHEME_PUNCT | UNRESERVED_PUNCT,
-            b'_' | b'~' => UNRESERVED_PUNCT,
-            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b',' | b';' | b'=' => SUB_DELIM,
-            b':' => COLON,
-            b'@' => AT,
-            b'/' => SLASH,
-            b'?' => QMARK,
-            b'[' | b']' => TEXT_EXTRA,
-            b'{' | b'}' | b'^' => TEXT_EXTRA | LEIRI_EXTRA,
-            b' ' | b'<' | b'>' | b'"' | b'|' | b'\\' | b'`' | 0x00..=0x1F | 0x7F => LEIRI_EXTRA,
-            _ => 0,
-        };
-        t[i] = m;
-        i += 1;
-    }
-    t
-}
-
-/// The class bits of each ASCII byte.
-static ASCII: [u16; 128] = class_table();
+const PATH: u32 = SEGMENT_NC | COLON | SLASH;
 
 /// Which non-ASCII characters a component allows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -466,27 +413,20 @@ enum NonAscii {
     Leiri,
 }
 
-/// The bidirectional formatting characters: RFC 3987 §4.1 lists LRM, RLM,
-/// LRE, RLE, LRO, RLO and PDF; PRODUCT.md §1.2 adds ALM (U+061C) and the
-/// isolates (U+2066–2069) that Unicode 6.3 added since.
-fn is_bidi_formatting(c: char) -> bool {
-    matches!(c as u32, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
-}
-
 /// The per-syntax classes of the components, and the string they check.
 struct Validator<'a> {
     s: &'a str,
     b: &'a [u8],
     /// `iuserinfo`.
-    userinfo: u16,
+    userinfo: u32,
     /// `ireg-name`.
-    reg_name: u16,
+    reg_name: u32,
     /// The first segment of an `ipath-noscheme`.
-    segment_nc: u16,
+    segment_nc: u32,
     /// The rest of any path.
-    path: u16,
+    path: u32,
     /// `iquery` and `ifragment`.
-    query: u16,
+    query: u32,
     /// Non-ASCII in `iunreserved`.
     ucs: NonAscii,
     /// Non-ASCII in `iquery`.
@@ -529,7 +469,7 @@ impl<'a> Validator<'a> {
         if !self.b[r.start].is_ascii_alphabetic() {
             return Err(self.fail_at(r.start, "scheme"));
         }
-        self.scan(r.start + 1..r.end, ALPHA | DIGIT | SCHEME_PUNCT, "scheme")
+        self.scan(r.start + 1..r.end, SCHEME, "scheme")
     }
 
     /// The error for a string without a scheme where one is required: at
@@ -538,10 +478,7 @@ impl<'a> Validator<'a> {
         let mut i = 0;
         if self.b.first().is_some_and(u8::is_ascii_alphabetic) {
             i = 1;
-            while i < self.b.len()
-                && self.b[i] < 0x80
-                && ASCII[usize::from(self.b[i])] & (ALPHA | DIGIT | SCHEME_PUNCT) != 0
-            {
+            while i < self.b.len() && ASCII[usize::from(self.b[i])] & SCHEME != 0 {
                 i += 1;
             }
         }
@@ -614,7 +551,7 @@ impl<'a> Validator<'a> {
 
     /// Checks every character of `r` against the ASCII class `mask`, the
     /// component's non-ASCII class, and `pct-encoded`.
-    fn scan(&self, r: Range<usize>, mask: u16, rule: &'static str) -> Result<(), ParseError> {
+    fn scan(&self, r: Range<usize>, mask: u32, rule: &'static str) -> Result<(), ParseError> {
         // Scheme, port and IP literals are ASCII rules; everything else
         // that calls this is built on `iunreserved`.
         let non_ascii = if iunreserved_based(mask) {
@@ -628,7 +565,7 @@ impl<'a> Validator<'a> {
     fn scan_with(
         &self,
         r: Range<usize>,
-        mask: u16,
+        mask: u32,
         non_ascii: NonAscii,
         rule: &'static str,
     ) -> Result<(), ParseError> {
@@ -638,7 +575,7 @@ impl<'a> Validator<'a> {
             // The run of allowed ASCII bytes, in a tight loop.
             i += b[i..r.end]
                 .iter()
-                .position(|&x| ASCII.get(usize::from(x)).is_none_or(|&c| c & mask == 0))
+                .position(|&x| ASCII[usize::from(x)] & mask == 0)
                 .unwrap_or(r.end - i);
             if i >= r.end {
                 break;
@@ -648,8 +585,7 @@ impl<'a> Validator<'a> {
                 // pct-encoded = "%" HEXDIG HEXDIG, allowed wherever
                 // iunreserved is (never in scheme, port or IP literals).
                 if x == b'%' && iunreserved_based(mask) {
-                    if i + 2 < r.end && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit()
-                    {
+                    if is_triplet(&b[..r.end], i) {
                         i += 3;
                         continue;
                     }
@@ -663,7 +599,7 @@ impl<'a> Validator<'a> {
             }
             // A non-ASCII lead byte: `i` is a char boundary because we only
             // ever step over whole characters (and `b` is valid UTF-8).
-            let Some((c, _)) = crate::chars::classes::decode_at(b, i) else {
+            let Some((c, _)) = decode_at(b, i) else {
                 break;
             };
             let ok = match non_ascii {
@@ -675,7 +611,7 @@ impl<'a> Validator<'a> {
             if !ok {
                 return Err(self.fail_at(i, rule));
             }
-            if non_ascii != NonAscii::Leiri && is_bidi_formatting(c) {
+            if non_ascii != NonAscii::Leiri && is_bidi_format(c) {
                 return Err(ParseError::new(i, rule, ErrorKind::Bidi(c)));
             }
             i += c.len_utf8();
@@ -686,7 +622,7 @@ impl<'a> Validator<'a> {
 
 /// Whether a class is one of the `iunreserved`-based ones, which admit
 /// `pct-form` and non-ASCII, as opposed to those of scheme and port.
-fn iunreserved_based(mask: u16) -> bool {
+fn iunreserved_based(mask: u32) -> bool {
     mask & (SUB_DELIM | UNRESERVED_PUNCT) != 0
 }
 
@@ -731,9 +667,21 @@ mod tests {
                 "{c:?}"
             );
             assert_eq!(m & TEXT_EXTRA != 0, "{}^[]".contains(c), "{c:?}");
-            // '%', '#' and nothing else printable is in no class at all.
+            // '%', '#' and nothing else printable is in no class at all of
+            // the validator's components.
+            let used = UNRESERVED
+                | SUB_DELIM
+                | COLON
+                | AT
+                | SLASH
+                | QMARK
+                | SCHEME
+                | TEXT_EXTRA
+                | LEIRI_EXTRA;
             if c == '%' || c == '#' {
-                assert_eq!(m, 0);
+                assert_eq!(m & used, 0);
+            } else {
+                assert_ne!(m & used, 0, "{c:?}");
             }
         }
     }

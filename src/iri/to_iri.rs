@@ -17,10 +17,14 @@
 //! 4. Keep encoded the characters not appropriate in an IRI (§5.1, §6.3):
 //!    anything outside `ucschar` — C1 controls, private use (except in the
 //!    query, where it is `iprivate`), non-characters, specials U+FFF0–FFFD,
-//!    tags —, the bidi formatting characters, and white space and its
-//!    invisible look-alikes (U+00A0, U+1680, U+2000–U+200B, U+2028,
-//!    U+2029, U+202F, U+205F, U+3000, U+FEFF), which would make the IRI
-//!    ambiguous on display.
+//!    tags —, the bidi formatting characters, and every other character
+//!    that ends an IRI in running text: white space and its invisible
+//!    look-alikes (U+00A0, U+1680, U+180E, U+2000–U+200B, U+2028, U+2029,
+//!    U+202F, U+205F, U+2060, U+3000, U+FEFF), which would make the IRI
+//!    ambiguous on display, and the sentence punctuation and quotation
+//!    marks of the world's scripts (`。` `«` `»` `“` `”` …). Decoded, any of
+//!    them would cut the IRI where the scanner meets it again: the
+//!    scanner's end-of-IRI table decides both.
 //! 5. The rest is the IRI.
 //!
 //! Triplets left alone in step 2 are copied as they are, hex case included
@@ -64,12 +68,13 @@
 
 use std::borrow::Cow;
 
+use crate::chars::ascii::{UNRESERVED, ascii_is};
+use crate::chars::end_of_iri::{ends_iri, is_white_space};
 use crate::iri::components::Components;
 use crate::iri::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode};
 use crate::iri::leiri::is_iri_char;
-use crate::iri::to_uri::{
-    is_ip_literal, is_triplet, is_unreserved, push_pct, push_pct_bytes, triplet_value,
-};
+use crate::iri::percent::{is_triplet, push_pct, push_pct_bytes, triplet_value};
+use crate::iri::to_uri::is_ip_literal;
 
 /// Options of the URI → IRI conversion, built in the builder style.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -111,8 +116,9 @@ impl IriOptions {
 /// copied as they are, hex case included), and characters not appropriate
 /// in an IRI (§5.1, §6.3: C1 controls, bidi formatting characters, white
 /// space and its invisible look-alikes, specials, non-characters, tags,
-/// private use outside the query), which are re-encoded in upper case, as
-/// are octets that are not UTF-8. Only UTF-8 is ever tried. Optionally
+/// private use outside the query) or that would end it in running text
+/// (sentence punctuation, quotation marks), which are re-encoded in upper
+/// case, as are octets that are not UTF-8. Only UTF-8 is ever tried. Optionally
 /// converts punycode labels ([`IriOptions::decode_punycode`]).
 ///
 /// For a URI `u`, `to_uri(to_iri(u))` with [`crate::HostMapping::PercentEncode`]
@@ -127,7 +133,7 @@ impl IriOptions {
 /// assert_eq!(iri, "http://example.com/𐌀?q=✓%26%C0%AF");
 /// ```
 pub fn to_iri<'a>(uri: &'a str, opts: &IriOptions) -> Cow<'a, str> {
-    const KEPT: KeptHex = KeptHex::AsWritten;
+    const KEPT: Decoding = Decoding::ForText;
     let c = Components::split(uri);
     let host = c.host.clone().filter(|h| !is_ip_literal(&uri[h.clone()]));
     let punycode = opts.decode_punycode
@@ -164,50 +170,52 @@ pub fn to_iri<'a>(uri: &'a str, opts: &IriOptions) -> Cow<'a, str> {
     }
 }
 
-/// White space and the invisible characters that look like it (§5.1: "many
-/// look-alikes of space"; the list PRODUCT.md §1.2 also ends IRIs at),
-/// plus U+200B ZERO WIDTH SPACE and U+FEFF ZERO WIDTH NO-BREAK SPACE. They
-/// are `ucschar`, so an IRI may carry them, but a decoded one would be
-/// invisible or read as the end of the IRI.
-fn is_space_like(c: char) -> bool {
-    matches!(
-        c,
-        '\u{85}' | '\u{A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200B}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\u{FEFF}'
-    )
-}
-
-/// Step 4: whether a decoded non-ASCII character may appear as itself.
-/// Shared with [`crate::normalize`], whose IRI form decodes exactly these.
-pub(crate) fn decodes(c: char, in_query: bool) -> bool {
-    is_iri_char(c, in_query) && !is_space_like(c)
-}
-
-/// How [`push_decoded`] writes the ASCII triplets it leaves encoded (`%`,
-/// reserved characters, ASCII not allowed in URIs).
+/// Who decodes, and so which triplets stay and how they are written. The
+/// two share [`push_decoded`], so that they differ only where this says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum KeptHex {
-    /// As they were written, hex case included: [`to_iri`] changes nothing
-    /// it does not decode.
-    AsWritten,
-    /// With upper-case hex: [`crate::normalize`] (RFC 3986 §6.2.2.1).
-    Upper,
+pub(crate) enum Decoding {
+    /// [`to_iri`]: an IRI to show, and to find again, in running text. The
+    /// ASCII triplets it leaves (`%`, reserved characters, ASCII not
+    /// allowed in URIs) are copied as they were written, hex case
+    /// included: it changes nothing it does not decode. Characters that
+    /// end an IRI in running text stay encoded.
+    ForText,
+    /// [`crate::normalize`], IRI form: a comparison key. The triplets it
+    /// leaves are written with upper-case hex (RFC 3986 §6.2.2.1).
+    /// Characters not appropriate in an IRI stay encoded (§5.1: white space
+    /// and its look-alikes); the visible punctuation and quotation marks
+    /// that end an IRI in running text are decoded, as `iunreserved` asks
+    /// (RFC 3987 §5.3.2.3).
+    ForKey,
+}
+
+impl Decoding {
+    /// Step 4: whether a decoded non-ASCII character may appear as itself.
+    /// It must be an IRI character ([`is_iri_char`]), and for
+    /// [`Decoding::ForText`] not one that ends an IRI in running text
+    /// ([`ends_iri`]: white space and its invisible look-alikes, sentence
+    /// punctuation, quotation marks…): those are `ucschar`, so an IRI may
+    /// carry them, but a decoded one would be invisible, or the scanner
+    /// would cut the IRI there when it meets it again. For
+    /// [`Decoding::ForKey`], not white space ([`is_white_space`]), which
+    /// would be invisible in the key.
+    pub(crate) fn decodes(self, c: char, in_query: bool) -> bool {
+        is_iri_char(c, in_query)
+            && match self {
+                Decoding::ForText => !ends_iri(c),
+                Decoding::ForKey => !is_white_space(c),
+            }
+    }
 }
 
 /// Steps 2 to 5 on one stretch of the URI. `run` is scratch space for the
 /// octets of consecutive triplets, reused across calls. Also the decoder of
-/// [`crate::normalize`] (with [`KeptHex::Upper`]), so that both decode
-/// exactly the same triplets.
+/// [`crate::normalize`] (with [`Decoding::ForKey`]), so that both decode
+/// the same way but where [`Decoding`] says.
 pub(crate) fn push_decoded(
     s: &str,
     in_query: bool,
-    kept: KeptHex,
+    decoding: Decoding,
     out: &mut String,
     run: &mut Vec<u8>,
 ) {
@@ -233,27 +241,27 @@ pub(crate) fn push_decoded(
             run.push(triplet_value(b, i));
             i += 3;
         }
-        push_run(&s[start..i], run, in_query, kept, out);
+        push_run(&s[start..i], run, in_query, decoding, out);
     }
 }
 
 /// Decodes one run of triplets `text` whose octets are `octets`.
-fn push_run(text: &str, octets: &[u8], in_query: bool, kept: KeptHex, out: &mut String) {
+fn push_run(text: &str, octets: &[u8], in_query: bool, decoding: Decoding, out: &mut String) {
     let mut k = 0; // index of the current octet, = triplet index
     for chunk in octets.utf8_chunks() {
         for c in chunk.valid().chars() {
             let n = c.len_utf8();
             if c.is_ascii() {
-                if is_unreserved(c as u8) {
+                if ascii_is(c as u8, UNRESERVED) {
                     out.push(c);
-                } else if kept == KeptHex::Upper {
+                } else if decoding == Decoding::ForKey {
                     push_pct(out, c as u8);
                 } else {
                     // `%`, reserved, or not allowed in URIs: not decoded in
                     // step 2, so copied as it was (its hex case included).
                     out.push_str(&text[3 * k..3 * k + 3]);
                 }
-            } else if decodes(c, in_query) {
+            } else if decoding.decodes(c, in_query) {
                 out.push(c);
             } else {
                 push_pct_bytes(out, &octets[k..k + n]);
@@ -333,6 +341,59 @@ mod tests {
         assert_eq!(iri("/%f3%a0%80%81"), "/%F3%A0%80%81"); // U+E0001 tag
         // ZWNJ is needed by Persian and others: decoded.
         assert_eq!(iri("/%E2%80%8C"), "/\u{200C}");
+    }
+
+    /// U+2060 WORD JOINER and U+180E MONGOLIAN VOWEL SEPARATOR end an IRI
+    /// in running text; decoded, they would cut the IRI when it is scanned
+    /// again.
+    #[test]
+    fn word_joiner_and_mongolian_vowel_separator_stay_encoded() {
+        assert_eq!(
+            iri("http://a.example/%E2%81%A0b"),
+            "http://a.example/%E2%81%A0b"
+        );
+        assert_eq!(
+            iri("http://a.example/%e1%a0%8eb"),
+            "http://a.example/%E1%A0%8Eb"
+        );
+    }
+
+    /// Every code point the scanner ends an IRI at keeps its
+    /// percent-encoding, in the path and in the query; every other
+    /// IRI character of the BMP and of the first plane is decoded.
+    #[test]
+    fn what_the_scanner_ends_at_is_never_decoded() {
+        use crate::find::prose_chars::{Class, classify};
+        let mut ending = 0;
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let ends = classify(c) == Class::End;
+            if !ends && c as u32 > 0x1FFFF {
+                continue;
+            }
+            let mut enc = String::new();
+            push_pct_bytes(&mut enc, c.encode_utf8(&mut [0; 4]).as_bytes());
+            for (uri, at) in [
+                (format!("http://a.example/x{enc}y"), 18),
+                (format!("http://a.example/?x{enc}y"), 19),
+            ] {
+                let out = iri(&uri);
+                let query = at == 19;
+                if ends {
+                    assert_eq!(out, uri, "U+{:04X}", c as u32);
+                } else if is_iri_char(c, query) {
+                    assert_eq!(
+                        &out[at..at + c.len_utf8()],
+                        c.to_string(),
+                        "U+{:04X}",
+                        c as u32
+                    );
+                }
+            }
+            ending += usize::from(ends);
+        }
+        // The rows of the table and the code points outside `ucschar` and
+        // `iprivate` (C1 controls, non-characters, specials).
+        assert!(ending > 200, "{ending}");
     }
 
     #[test]

@@ -36,7 +36,9 @@
 //! and the ASCII characters outside `unreserved / reserved / "%"` — the C0
 //! controls, space, `"` `<` `>` `\` `^` `` ` `` `{` `|` `}` and DEL. The
 //! same ASCII characters are those a Legacy Extended IRI may carry and an IRI
-//! may not (§6.3), so this table is shared with [`crate::leiri_to_iri`].
+//! may not (§6.3), so [`crate::leiri_to_iri`] asks the same class of the
+//! crate's ASCII table. The triplets themselves are read and written by the
+//! crate's percent-encoding module, which the host mapping shares.
 //!
 //! Two decisions go slightly beyond the letter of §3.3, both so that the
 //! output is a URI whenever the pieces allow it, and both idempotent:
@@ -112,8 +114,10 @@ use std::fmt;
 
 use encoding_rs::{EncoderResult, Encoding};
 
+use crate::chars::ascii::{URI, ascii_is};
 use crate::iri::components::Components;
 use crate::iri::host_mapping::{self, HostMapping, IdnaFailure};
+use crate::iri::percent::{is_triplet, push_pct, push_pct_bytes};
 
 /// Options of the IRI → URI mapping, built in the builder style.
 ///
@@ -362,7 +366,7 @@ fn is_unchanged_fast(iri: &str, opts: &UriOptions) -> bool {
             i += 3;
             continue;
         }
-        if !is_uri_ascii(x) {
+        if !ascii_is(x, URI) {
             return false;
         }
         brackets |= x == b'[' || x == b']';
@@ -387,67 +391,6 @@ fn is_unchanged_fast(iri: &str, opts: &UriOptions) -> bool {
     true
 }
 
-const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
-
-/// The ASCII characters allowed somewhere in a URI (RFC 3986 §2):
-/// `unreserved / reserved / "%"`. The others — C0 controls, space,
-/// `"` `<` `>` `\` `^` `` ` `` `{` `|` `}`, DEL — are exactly the ASCII
-/// characters §6.1 adds for Legacy Extended IRIs.
-const URI_ASCII: [bool; 128] = {
-    let mut t = [false; 128];
-    let ok = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789\
-               -._~:/?#[]@!$&'()*+,;=%";
-    let mut i = 0;
-    while i < ok.len() {
-        t[ok[i] as usize] = true;
-        i += 1;
-    }
-    t
-};
-
-/// `unreserved / reserved / "%"` (RFC 3986 §2): an ASCII byte that may
-/// appear in a URI as it is.
-pub(crate) fn is_uri_ascii(b: u8) -> bool {
-    b < 0x80 && URI_ASCII[b as usize]
-}
-
-/// `unreserved` (RFC 3986 §2.3).
-pub(crate) fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
-}
-
-/// Whether `b[i..]` starts with a `%HH` triplet.
-pub(crate) fn is_triplet(b: &[u8], i: usize) -> bool {
-    b.len() > i + 2 && b[i] == b'%' && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit()
-}
-
-/// The octet of the `%HH` triplet at `b[i..]`; the caller checked
-/// [`is_triplet`].
-pub(crate) fn triplet_value(b: &[u8], i: usize) -> u8 {
-    fn hex(x: u8) -> u8 {
-        match x {
-            b'0'..=b'9' => x - b'0',
-            b'a'..=b'f' => x - b'a' + 10,
-            _ => x - b'A' + 10,
-        }
-    }
-    hex(b[i + 1]) << 4 | hex(b[i + 2])
-}
-
-/// Appends `%HH` (upper-case hex, §3.3 step 2) for one octet.
-pub(crate) fn push_pct(out: &mut String, b: u8) {
-    out.push('%');
-    out.push(HEX_UPPER[(b >> 4) as usize] as char);
-    out.push(HEX_UPPER[(b & 0xF) as usize] as char);
-}
-
-/// Appends `%HH` for each octet.
-pub(crate) fn push_pct_bytes(out: &mut String, bytes: &[u8]) {
-    for &b in bytes {
-        push_pct(out, b);
-    }
-}
-
 /// The general rule of §3.3 on one stretch of the IRI that is not an
 /// IP-literal host: copy URI characters and `%HH` triplets, percent-encode
 /// the UTF-8 octets of everything else, `[` and `]` and a lone `%` included
@@ -462,7 +405,7 @@ pub(crate) fn push_general(s: &str, out: &mut String) {
             i += 3;
             continue;
         }
-        if is_uri_ascii(x) && !matches!(x, b'%' | b'[' | b']') {
+        if ascii_is(x, URI) && !matches!(x, b'%' | b'[' | b']') {
             i += 1;
             continue;
         }
@@ -599,7 +542,7 @@ mod tests {
 
     #[test]
     fn uri_ascii_table_is_rfc3986_section_2() {
-        let not: Vec<u8> = (0u8..0x80).filter(|&b| !is_uri_ascii(b)).collect();
+        let not: Vec<u8> = (0u8..0x80).filter(|&b| !ascii_is(b, URI)).collect();
         let mut expected: Vec<u8> = (0u8..0x20).collect();
         expected.extend_from_slice(b" \"<>\\^`{|}\x7F");
         expected.sort();
@@ -654,11 +597,5 @@ mod tests {
         let mut s = String::from(">");
         to_uri_into("é", &UriOptions::new(), &mut s);
         assert_eq!(s, ">%C3%A9");
-    }
-
-    #[test]
-    fn triplet_value_reads_both_cases() {
-        assert_eq!(triplet_value(b"%aF", 0), 0xAF);
-        assert_eq!(triplet_value(b"x%7e", 1), 0x7E);
     }
 }

@@ -1,0 +1,300 @@
+//! How the scanner sees a non-ASCII character in running text: whether it
+//! continues a candidate, ends it, or opens or closes a bracket pair
+//! ([`classify`]); whether it is trimmed from the end of a candidate; whether
+//! it is a letter or digit of an e-mail address; whether it belongs to a
+//! script written without spaces.
+//!
+//! # The classes
+//!
+//! [`classify`] builds on the end-of-IRI rule of
+//! [`crate::chars::end_of_iri`]: a character for which [`ends_iri`] holds
+//! is [`Class::End`]. Of the others, the opening brackets with a partner in
+//! Unicode's BidiBrackets are [`Class::Open`], the closing punctuation is
+//! [`Class::Close`] (part of the IRI only when it closes an opener inside
+//! it), and everything else [`Class::Iri`]. ASCII is classified by the
+//! table of [`crate::chars::ascii`]; its brackets and quotes need context
+//! that only the scanner has.
+//!
+//! # Speed
+//!
+//! The forward scan asks at every non-ASCII character. The properties of
+//! the Basic Multilingual Plane are therefore cached, by pages of 256 code
+//! points computed on first use (most texts touch a handful of pages;
+//! computing all 65,536 code points up front cost milliseconds at every
+//! start); the other planes are computed each time.
+//!
+//! ```text
+//! classify('é') = Iri    classify('。') = End    classify('（') = Open
+//! is_trimmed_non_ascii('…') = true    is_cjk('日') = true
+//! ```
+
+use std::sync::OnceLock;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
+use crate::chars::ascii::{IRI, TEXT_EXTRA, ascii_is};
+use crate::chars::end_of_iri::ends_iri;
+
+/// How the scanner treats one character inside a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Class {
+    /// Continues the IRI.
+    Iri = 0,
+    /// Ends the IRI (ASCII delimiters, and the characters
+    /// for which [`ends_iri`] holds).
+    End = 1,
+    /// An opening bracket with a closing partner (Unicode BidiBrackets):
+    /// continues the IRI and waits for its closer.
+    Open,
+    /// A closing bracket: part of the IRI only if it closes the innermost
+    /// opener inside it, otherwise it ends the IRI.
+    Close = 3,
+}
+
+/// Classifies a non-ASCII character (computed; [`classify`] caches the BMP).
+fn classify_uncached(c: char) -> Class {
+    if ends_iri(c) {
+        return Class::End;
+    }
+    match c.general_category() {
+        GeneralCategory::OpenPunctuation if closing_partner(c).is_some() => Class::Open,
+        GeneralCategory::OpenPunctuation => Class::Iri,
+        // A closer without an opener can never be balanced.
+        GeneralCategory::ClosePunctuation => Class::Close,
+        _ => Class::Iri,
+    }
+}
+
+/// Cached properties of one BMP code point: its [`Class`] in the low two
+/// bits, then whether it is trimmed and whether it is a word character.
+#[derive(Clone, Copy)]
+struct Info(u8);
+
+const TRIMMED: u8 = 4;
+const WORD: u8 = 8;
+
+impl Info {
+    fn of(c: char) -> Info {
+        let class = classify_uncached(c) as u8;
+        let mut f = class;
+        if trimmed_uncached(c) {
+            f |= TRIMMED;
+        }
+        if word_uncached(c) {
+            f |= WORD;
+        }
+        Info(f)
+    }
+
+    fn class(self) -> Class {
+        match self.0 & 3 {
+            0 => Class::Iri,
+            1 => Class::End,
+            2 => Class::Open,
+            _ => Class::Close,
+        }
+    }
+}
+
+/// The properties of the BMP, by pages of 256 code points each computed on
+/// first use (see the module docs).
+static BMP: [OnceLock<Box<[Info; 256]>>; 256] = [const { OnceLock::new() }; 256];
+
+#[inline]
+fn info(c: char) -> Option<Info> {
+    let u = c as u32;
+    if !(0x80..0x10000).contains(&u) {
+        return None;
+    }
+    let page = BMP[(u >> 8) as usize].get_or_init(|| {
+        let base = u & !0xFF;
+        Box::new(std::array::from_fn(|i| {
+            char::from_u32(base + i as u32).map_or(Info(Class::End as u8), Info::of)
+        }))
+    });
+    Some(page[(u & 0xFF) as usize])
+}
+
+/// Classifies a character for the forward scan (meant for non-ASCII; ASCII
+/// brackets and quotes need the context the scanner keeps).
+#[inline]
+pub(crate) fn classify(c: char) -> Class {
+    let u = c as u32;
+    if u < 0x80 {
+        return if ascii_is(u as u8, IRI | TEXT_EXTRA) {
+            Class::Iri
+        } else {
+            Class::End
+        };
+    }
+    match info(c) {
+        Some(i) => i.class(),
+        None => classify_uncached(c),
+    }
+}
+
+/// The bracket pair of `c` as its opening character (normalized, so that
+/// U+2329 and U+3008 pair with each other's closers), for ASCII and
+/// non-ASCII brackets alike. `None` if `c` is not a paired bracket.
+pub(crate) fn bracket_key(c: char) -> Option<char> {
+    use unicode_bidi::BidiDataSource;
+    unicode_bidi::HardcodedBidiData
+        .bidi_matched_opening_bracket(c)
+        .map(|b| b.opening)
+}
+
+/// Whether `c` opens a bracket pair (ASCII `(` `[` `{` or a Unicode Ps
+/// with a BidiBrackets partner).
+fn closing_partner(c: char) -> Option<char> {
+    use unicode_bidi::BidiDataSource;
+    unicode_bidi::HardcodedBidiData
+        .bidi_matched_opening_bracket(c)
+        .filter(|b| b.is_open)
+        .map(|b| b.opening)
+}
+
+/// Whether a non-ASCII character is trimmed from the end of a candidate
+/// (PRODUCT.md §1.3): punctuation of category Po, Pi, Pf, Pd — `…` `‥` `’`
+/// `—` and the like — and Ps (an opening bracket cannot end an IRI), except
+/// the sentence-opening `¡` `¿`.
+pub(crate) fn is_trimmed_non_ascii(c: char) -> bool {
+    match info(c) {
+        Some(i) => i.0 & TRIMMED != 0,
+        None => trimmed_uncached(c),
+    }
+}
+
+fn trimmed_uncached(c: char) -> bool {
+    if matches!(c, '¡' | '¿') {
+        return false;
+    }
+    matches!(
+        c.general_category(),
+        GeneralCategory::OtherPunctuation
+            | GeneralCategory::InitialPunctuation
+            | GeneralCategory::FinalPunctuation
+            | GeneralCategory::DashPunctuation
+            | GeneralCategory::OpenPunctuation
+    )
+}
+
+/// Han, Kana and Hangul: scripts whose prose is written without spaces, so
+/// that an ASCII host label running into them is prose glued to a link
+/// (PRODUCT.md §1.1, `http://www.scriptics.com参照`).
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF       // Hangul Jamo
+        | 0x3005..=0x3007     // 々 〆 〇
+        | 0x3021..=0x3029     // Hangzhou numerals
+        | 0x3031..=0x3035     // Kana repeat marks
+        | 0x3041..=0x309F     // Hiragana
+        | 0x30A0..=0x30FF     // Katakana
+        | 0x3130..=0x318F     // Hangul Compatibility Jamo
+        | 0x31F0..=0x31FF     // Katakana Phonetic Extensions
+        | 0x3400..=0x4DBF     // CJK Unified Ideographs Extension A
+        | 0x4E00..=0x9FFF     // CJK Unified Ideographs
+        | 0xA960..=0xA97F     // Hangul Jamo Extended-A
+        | 0xAC00..=0xD7AF     // Hangul Syllables
+        | 0xD7B0..=0xD7FF     // Hangul Jamo Extended-B
+        | 0xF900..=0xFAFF     // CJK Compatibility Ideographs
+        | 0xFF66..=0xFF9F     // Halfwidth Katakana
+        | 0xFFA0..=0xFFDC     // Halfwidth Hangul
+        | 0x1B000..=0x1B16F   // Kana Supplement, Extended-A
+        | 0x20000..=0x3FFFF) // CJK Extensions B… (planes 2 and 3)
+}
+
+/// Whether a non-ASCII character may be part of an e-mail local part or
+/// domain (RFC 6531): letters, marks (Indic vowel signs, viramas) and
+/// digits of any script.
+pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
+    match info(c) {
+        Some(i) => i.0 & WORD != 0,
+        None => word_uncached(c),
+    }
+}
+
+fn word_uncached(c: char) -> bool {
+    use GeneralCategory::*;
+    classify_uncached(c) == Class::Iri
+        && matches!(
+            c.general_category(),
+            UppercaseLetter
+                | LowercaseLetter
+                | TitlecaseLetter
+                | ModifierLetter
+                | OtherLetter
+                | NonspacingMark
+                | SpacingMark
+                | EnclosingMark
+                | DecimalNumber
+                | LetterNumber
+                | OtherNumber
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn product_md_end_characters_end_an_iri() {
+        let listed = "\u{85}\u{A0}\u{1680}\u{2000}\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}\
+                      \u{61C}\u{200E}\u{200F}\u{202A}\u{202E}\u{2066}\u{2069}\
+                      、。，．！？：；،؛؟۔।॥\u{37E}“”„‟«»‹›「」『』〝〞〟＂＜＞＼｀｜\u{FFFD}";
+        for c in listed.chars() {
+            assert_eq!(classify(c), Class::End, "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn letters_of_every_script_continue_an_iri() {
+        for c in "éßжя日本語한국어ไทยעבריתالعربيةहिन्दीΕλληνικά😀‘’—…·€".chars()
+        {
+            assert_eq!(classify(c), Class::Iri, "{c}");
+        }
+    }
+
+    #[test]
+    fn brackets_pair_across_ascii_and_unicode() {
+        for (o, c) in [
+            ('(', ')'),
+            ('[', ']'),
+            ('{', '}'),
+            ('（', '）'),
+            ('【', '】'),
+            ('⟨', '⟩'),
+            ('〈', '〉'),
+        ] {
+            assert_eq!(bracket_key(o), Some(o));
+            assert_eq!(bracket_key(c), Some(o));
+        }
+        // U+2329 is canonically U+3008: the pairs match either way.
+        assert_eq!(bracket_key('\u{232A}'), bracket_key('\u{3009}'));
+        for c in "（【〔〈《〖⟨".chars() {
+            assert_eq!(classify(c), Class::Open, "{c}");
+        }
+        for c in "）】〕〉》〗⟩".chars() {
+            assert_eq!(classify(c), Class::Close, "{c}");
+        }
+    }
+
+    #[test]
+    fn non_iri_code_points_end() {
+        for c in ['\u{9F}', '\u{FDD0}', '\u{FFFE}', '\u{1FFFF}', '\u{EFFFE}'] {
+            assert_eq!(classify(c), Class::End, "U+{:04X}", c as u32);
+        }
+        // iprivate continues the candidate; validation rejects it outside the query.
+        assert_eq!(classify('\u{E000}'), Class::Iri);
+        assert_eq!(classify('\u{E0041}'), Class::Iri);
+    }
+
+    #[test]
+    fn trimming_takes_punctuation_but_not_inverted_marks() {
+        for c in "…‥’”—–‐!·※¶§".chars() {
+            assert!(is_trimmed_non_ascii(c), "{c}");
+        }
+        for c in "¡¿éa€😀".chars() {
+            assert!(!is_trimmed_non_ascii(c), "{c}");
+        }
+    }
+}
