@@ -13,15 +13,17 @@
 
 use rayon::prelude::*;
 
+use crate::chars::ascii::{EMAIL_LOCAL, SCHEME, ascii_is};
 use crate::find::scanner::{Candidate, Options, ScanState, Scanner};
 
 /// Pieces smaller than this are not worth a task.
 pub(crate) const MIN_PIECE: usize = 64 * 1024;
 
 /// Whether a piece may start right after `b`: no backward scan (scheme,
-/// e-mail local part, `www.` glue check) crosses such a byte.
+/// e-mail local part, `www.` glue check) crosses such a byte — an ASCII
+/// byte that is neither a scheme character nor one of an e-mail local part.
 fn is_cut_byte(b: u8) -> bool {
-    b.is_ascii() && !b.is_ascii_alphanumeric() && !matches!(b, b'+' | b'-' | b'.' | b'_' | b'%')
+    b.is_ascii() && !ascii_is(b, SCHEME | EMAIL_LOCAL)
 }
 
 /// Cut points strictly inside `from..to`, about `n` pieces of even size.
@@ -125,6 +127,23 @@ pub(crate) fn scan_window(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_are_cut_after_ascii_bytes_no_backward_scan_crosses() {
+        let cut: String = (0u8..=255)
+            .filter(|&b| is_cut_byte(b))
+            .map(char::from)
+            .collect();
+        let kept: String = (0u8..128)
+            .filter(|&b| !is_cut_byte(b))
+            .map(char::from)
+            .collect();
+        assert_eq!(
+            kept,
+            "%+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+        );
+        assert_eq!(cut.len(), 128 - kept.len());
+    }
     use proptest::prelude::*;
 
     fn sequential(hay: &[u8], opts: Options) -> Vec<Candidate> {
