@@ -1,4 +1,4 @@
-//! Charset detection and transcoding with exact offsets (PRODUCT.md §3),
+//! Charset detection and transcoding with exact offsets (docs/rules.md §3),
 //! on the corpus in `corpus/charsets/` (see its README for how each file
 //! was made) and on arbitrary bytes.
 

@@ -3,7 +3,7 @@
 //! scheme. The suites contradict each other in places (`|` inside links,
 //! `'s`, unknown schemes, TLD lists), so a fixed list of known differences
 //! with a reason each lives in `tests/suites/extract.known-differences.json`;
-//! PRODUCT.md decides. The list is a ratchet: a listed case that starts
+//! docs/rules.md decides. The list is a ratchet: a listed case that starts
 //! passing fails the test, so the list only ever shrinks.
 
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! The detection rules of PRODUCT.md §1, one test each, written in the
+//! The detection rules of docs/rules.md §1, one test each, written in the
 //! marker style of robinst/linkify: `|` marks the spans we expect
 //! (`"(|http://a.b/|)"`). Only valid hits count here; `invalid` tests look
 //! at the rejected candidates.

@@ -93,7 +93,7 @@ fn german_and_french_typography() {
 }
 
 /// A path glued to prose cannot be told from a real path (wiki titles
-/// carry particles and kana too), so it stays (PRODUCT.md §1.1); a host
+/// carry particles and kana too), so it stays (docs/rules.md §1.1); a host
 /// glued to prose ends at the switch of script.
 #[test]
 fn glued_paths_stay_glued_hosts_do_not() {

@@ -1,4 +1,4 @@
-//! The command line: what the user can ask for (PRODUCT.md §4).
+//! The command line: what the user can ask for (docs/rules.md §4).
 //!
 //! Every option is one line of `--help`; combinations that have no meaning
 //! are refused by clap (exit status 2) rather than silently ignored.

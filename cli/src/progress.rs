@@ -1,4 +1,4 @@
-//! Progress on standard error for long work on a terminal (PRODUCT.md §4):
+//! Progress on standard error for long work on a terminal (docs/rules.md §4):
 //! bytes scanned, throughput and the current input, drawn only when
 //! standard error is a terminal and only once the run has taken more than
 //! a second — nothing on a pipe, nothing for quick runs.

@@ -1,4 +1,4 @@
-//! The `iriscan` command line (PRODUCT.md §4), run as a program: every
+//! The `iriscan` command line (docs/rules.md §4), run as a program: every
 //! option, every exit status, the output formats, and the central promise
 //! that the offsets printed slice the input to the text printed.
 

@@ -48,7 +48,7 @@ pub(crate) enum EndReason {
     NotIriCharacter,
 }
 
-/// The end-of-IRI table (PRODUCT.md §1.2): non-ASCII code points that end a
+/// The end-of-IRI table (docs/rules.md §1.2): non-ASCII code points that end a
 /// candidate although the IRI grammar allows most of them. Sorted, disjoint.
 /// Each row: first, last, reason — and a comment naming the characters.
 pub(crate) const END_OF_IRI: &[(u32, u32, EndReason)] = {

@@ -1,4 +1,4 @@
-//! Which character encoding an input is in (PRODUCT.md §3).
+//! Which character encoding an input is in (docs/rules.md §3).
 //!
 //! # Overview
 //!
@@ -151,7 +151,7 @@ impl Charset {
     /// `prefix`. A BOM *of that encoding* at the start of `prefix` is
     /// recognised (and will be skipped by the decoder), as encoding_rs's
     /// `decode_with_bom_removal` does; a BOM of another encoding is text,
-    /// because the caller's label takes precedence (PRODUCT.md §3).
+    /// because the caller's label takes precedence (docs/rules.md §3).
     ///
     /// ```
     /// use iriscan::{charset_for_label, Charset, CharsetSource};

@@ -1,5 +1,5 @@
 //! Streaming decoding to UTF-8, with exact byte offsets back into the
-//! original input (PRODUCT.md §3).
+//! original input (docs/rules.md §3).
 //!
 //! # Overview
 //!

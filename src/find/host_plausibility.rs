@@ -1,4 +1,4 @@
-//! Host rules of the scanner (PRODUCT.md §1.1): is the host of a candidate a
+//! Host rules of the scanner (docs/rules.md §1.1): is the host of a candidate a
 //! plausible DNS name, and where does prose glued to a host begin?
 //!
 //! These are *detection* heuristics, applied before validation: a candidate
@@ -35,7 +35,7 @@ pub(crate) const MAX_HOST_LEN: usize = 253;
 
 /// Scripts written without spaces between words: an ASCII host label or
 /// e-mail local part running into one of them is prose glued to the link.
-/// PRODUCT.md §1.1 names Han, Kana and Hangul; Thai, Lao, Khmer and Myanmar
+/// docs/rules.md §1.1 names Han, Kana and Hangul; Thai, Lao, Khmer and Myanmar
 /// are written the same way.
 pub(crate) fn is_spaceless_script(c: char) -> bool {
     is_cjk(c) || matches!(c as u32, 0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF)
@@ -140,7 +140,7 @@ fn ascii_len_bound(label: &[u8]) -> usize {
 }
 
 /// Whether the host `hay[start..end]` of a DNS scheme (http, https, ftp, ws,
-/// wss, `www.` hits) is plausible (PRODUCT.md §1.1): an IP-literal, or a
+/// wss, `www.` hits) is plausible (docs/rules.md §1.1): an IP-literal, or a
 /// name (an IPv4 address is one of digit labels) with no empty label (a single trailing dot, the DNS
 /// root, is allowed), no label starting or ending with `-`, no `_` in the
 /// last label, every label at most 63 bytes in its ASCII form.
@@ -292,7 +292,7 @@ impl Labels {
 
 /// Whether a host without a dot contains non-ASCII characters
 /// (`ldap://でなければなりません`): real non-ASCII hosts are IDNs with a dot,
-/// single-label hosts in running text are ASCII (PRODUCT.md §1.1).
+/// single-label hosts in running text are ASCII (docs/rules.md §1.1).
 pub(crate) fn is_dotless_non_ascii(host: &[u8]) -> bool {
     !host.is_ascii() && !host.contains(&b'.') && !host.starts_with(b"[")
 }

@@ -154,7 +154,7 @@ fn closing_partner(c: char) -> Option<char> {
 }
 
 /// Whether a non-ASCII character is trimmed from the end of a candidate
-/// (PRODUCT.md §1.3): punctuation of category Po, Pi, Pf, Pd — `…` `‥` `’`
+/// (docs/rules.md §1.3): punctuation of category Po, Pi, Pf, Pd — `…` `‥` `’`
 /// `—` and the like — and Ps (an opening bracket cannot end an IRI), except
 /// the sentence-opening `¡` `¿`.
 pub(crate) fn is_trimmed_non_ascii(c: char) -> bool {
@@ -180,7 +180,7 @@ fn trimmed_uncached(c: char) -> bool {
 
 /// Han, Kana and Hangul: scripts whose prose is written without spaces, so
 /// that an ASCII host label running into them is prose glued to a link
-/// (PRODUCT.md §1.1, `http://www.scriptics.com参照`).
+/// (docs/rules.md §1.1, `http://www.scriptics.com参照`).
 pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x1100..=0x11FF       // Hangul Jamo

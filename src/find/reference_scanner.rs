@@ -1,4 +1,4 @@
-//! A naive reference scanner: the rules of PRODUCT.md §1 written the
+//! A naive reference scanner: the rules of docs/rules.md §1 written the
 //! obvious way, one character at a time, with no `memchr`, no byte tables,
 //! no early rejection and no memo. It is slow (quadratic in places) and
 //! exists only so that property tests can demand that the fast scanner

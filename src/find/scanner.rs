@@ -1,4 +1,4 @@
-//! The scanner: finds IRI candidates in UTF-8 bytes (PRODUCT.md §1).
+//! The scanner: finds IRI candidates in UTF-8 bytes (docs/rules.md §1).
 //!
 //! # How it works
 //!
@@ -99,7 +99,7 @@ pub(crate) struct Candidate {
     /// It spans ASCII white space that is not part of the IRI (`<…>`
     /// wrapped over lines, RFC 3986 Appendix C).
     pub wrapped: bool,
-    /// It carries `{ } ^ [ ]` outside the host (PRODUCT.md §1.2).
+    /// It carries `{ } ^ [ ]` outside the host (docs/rules.md §1.2).
     pub leiri: bool,
     /// It was longer than the maximum length and was cut.
     pub truncated: bool,
@@ -214,7 +214,7 @@ struct Spec {
 struct Forward<'s> {
     /// Unclosed openers inside the candidate (bracket keys).
     stack: &'s mut Vec<char>,
-    /// `'` characters inside the candidate (PRODUCT.md §1.3).
+    /// `'` characters inside the candidate (docs/rules.md §1.3).
     quotes: usize,
     leiri: bool,
     wrapped: bool,
@@ -244,7 +244,7 @@ pub(crate) struct Scanner<'h> {
     upper_w: bool,
 }
 
-/// `w.` and `W.`: the end of every `www.` in any case (PRODUCT.md §1.1).
+/// `w.` and `W.`: the end of every `www.` in any case (docs/rules.md §1.1).
 /// Searched with memchr's SIMD pair search, which skips prose fast because
 /// `w` right before `.` is rare; the two bytes before are checked after.
 static W_DOT: LazyLock<[memchr::memmem::Finder<'static>; 2]> = LazyLock::new(|| {
@@ -344,7 +344,7 @@ pub(crate) static DENSE: [u8; 256] = {
     t
 };
 
-/// Where the scheme ending at the colon `hay[c]` starts (PRODUCT.md §1.1):
+/// Where the scheme ending at the colon `hay[c]` starts (docs/rules.md §1.1):
 /// in the run of scheme characters before the colon (not before `floor`,
 /// at most [`MAX_RUN`]), the longest part that starts with a letter, not
 /// glued to a digit. `None`: there is no scheme. Also returns how many
@@ -1411,7 +1411,7 @@ impl<'h> Scanner<'h> {
         (p, stop)
     }
 
-    /// Strips trailing characters (PRODUCT.md §1.3), repeatedly.
+    /// Strips trailing characters (docs/rules.md §1.3), repeatedly.
     fn trim(
         &self,
         body: usize,
@@ -1457,7 +1457,7 @@ impl<'h> Scanner<'h> {
         end
     }
 
-    /// An e-mail address around trigger `at` = `@` (PRODUCT.md §1.1). When
+    /// An e-mail address around trigger `at` = `@` (docs/rules.md §1.1). When
     /// there is none, the error says where the search for the next `:` or
     /// `@` may resume (after the domain, which holds neither).
     fn try_email(&mut self, at: usize, state: &mut ScanState) -> Result<Candidate, usize> {
@@ -1487,7 +1487,7 @@ impl<'h> Scanner<'h> {
         state.work += (end - at) as u64;
         let miss = end;
         // `a@b.com_` is glued to an identifier, not an address (like
-        // `http://a.com_`, PRODUCT.md §1.1); a domain needs a dot.
+        // `http://a.com_`, docs/rules.md §1.1); a domain needs a dot.
         if !dot || end - at > 254 || hay.get(end) == Some(&b'_') {
             return Err(miss);
         }

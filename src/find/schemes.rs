@@ -1,6 +1,6 @@
 //! The IANA URI scheme registry, as shipped in `data/uri-schemes.tsv`.
 //!
-//! PRODUCT.md §1.1: a scheme that is not followed by `://` only starts an
+//! docs/rules.md §1.1: a scheme that is not followed by `://` only starts an
 //! IRI in running text when it is registered (`urn:`, `mailto:`, `tel:`,
 //! `news:`), so that prose such as `Note: x` or `key:value` is not a link.
 

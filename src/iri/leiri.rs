@@ -17,7 +17,7 @@
 //! - `[` and `]` outside an IP-literal host are encoded too. They are not
 //!   in the §6.1 list, but they are not allowed there in an IRI either, and
 //!   the scanner accepts them in paths and queries (`…?a[]=1`) as it
-//!   accepts the LEIRI characters (PRODUCT.md §1.2). The output is then
+//!   accepts the LEIRI characters (docs/rules.md §1.2). The output is then
 //!   made of IRI characters only, and `to_uri(leiri_to_iri(x)) ==
 //!   to_uri(x)` (for UTF-8 queries).
 //!
