@@ -70,7 +70,7 @@ fn stream_rows(finder: Finder, input: &[u8], buffer: usize, chunk: usize) -> Vec
     // the longest IRI, context; twice over for capacity slack.
     let block = buffer.max(iriscan::DETECTION_PREFIX_LEN);
     assert!(
-        summary.peak_buffer <= 4 * (block + finder.get_max_len()),
+        summary.peak_buffer <= 4 * (block + finder.max_iri_len()),
         "{}",
         summary.peak_buffer
     );

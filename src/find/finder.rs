@@ -65,7 +65,7 @@ impl Finder {
     }
 
     /// The configured maximum IRI length.
-    pub fn get_max_len(&self) -> usize {
+    pub fn max_iri_len(&self) -> usize {
         self.opts.max_len
     }
 

@@ -237,7 +237,7 @@ impl<'h> Hit<'h> {
     /// assert!(mapped.warnings.is_empty());
     /// ```
     pub fn to_uri(&self, opts: &UriOptions) -> Mapped<'_> {
-        if opts.get_query_encoding().is_none() && self.document != encoding_rs::UTF_8 {
+        if opts.document_encoding().is_none() && self.document != encoding_rs::UTF_8 {
             to_uri(&self.iri, &opts.query_encoding(self.document))
         } else {
             to_uri(&self.iri, opts)

@@ -236,17 +236,17 @@ impl NormalizeOptions {
     }
 
     /// The level set with [`NormalizeOptions::level`].
-    pub fn get_level(&self) -> NormalizationLevel {
+    pub fn normalization_level(&self) -> NormalizationLevel {
         self.level
     }
 
     /// The form set with [`NormalizeOptions::form`].
-    pub fn get_form(&self) -> NormalForm {
+    pub fn normal_form(&self) -> NormalForm {
         self.form
     }
 
     /// Whether [`NormalizeOptions::nfc`] is set.
-    pub fn get_nfc(&self) -> bool {
+    pub fn applies_nfc(&self) -> bool {
         self.nfc
     }
 }
