@@ -34,7 +34,8 @@ pub use iri::normalize::{
     normalize,
 };
 pub use iri::parse::{
-    HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
+    GrammarRule, HostKind, ParseError, ParseErrorKind, Rule, Syntax, host_kind, parse, parse_iri,
+    parse_iri_reference,
 };
 pub use iri::resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use iri::to_iri::{IriOptions, to_iri};

@@ -147,7 +147,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 
 use crate::iri::components::Components;
 use crate::iri::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode, to_ascii};
-use crate::iri::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::parse::{GrammarRule, ParseError, Rule, Syntax, parse};
 use crate::iri::resolve::remove_dot_segments;
 use crate::iri::to_iri::{KeptHex, decodes, push_decoded};
 use crate::iri::to_uri::{
@@ -299,6 +299,22 @@ impl NormalizeError {
     pub fn rule(&self) -> &'static str {
         match &self.kind {
             ErrorKind::Invalid(e) => e.rule(),
+        }
+    }
+
+    /// The ABNF rule that failed, to match on (see
+    /// [`ParseError::grammar_rule`]; what is wrong there is the
+    /// [`parse_error`](NormalizeError::parse_error)'s
+    /// [`kind`](ParseError::kind)).
+    ///
+    /// ```
+    /// use iriscan::{normalize, GrammarRule, NormalizeOptions};
+    /// let e = normalize("http://a/%zz", &NormalizeOptions::new()).unwrap_err();
+    /// assert_eq!(e.grammar_rule(), GrammarRule::PctEncoded);
+    /// ```
+    pub fn grammar_rule(&self) -> GrammarRule {
+        match &self.kind {
+            ErrorKind::Invalid(e) => e.grammar_rule(),
         }
     }
 
