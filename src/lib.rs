@@ -37,6 +37,7 @@ pub use iri::parse::{
     GrammarRule, HostKind, ParseError, ParseErrorKind, Rule, Syntax, host_kind, parse, parse_iri,
     parse_iri_reference,
 };
+pub use iri::parsed_iri::Iri;
 pub use iri::resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use iri::to_iri::{IriOptions, to_iri};
 pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
