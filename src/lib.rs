@@ -22,7 +22,7 @@ pub use charset::detect::{
 pub use charset::transcoder::{
     CHECKPOINT_INTERVAL, OffsetMapper, Transcoded, Transcoder, transcode,
 };
-pub use find::finder::{FindIter, Finder};
+pub use find::finder::{FindIter, Finder, Span, Spans};
 pub use find::found_iri::{Hit, Warning};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
