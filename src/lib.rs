@@ -43,3 +43,4 @@ pub use iri::to_iri::{IriOptions, to_iri};
 pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
 pub use stream::read_at::ReadAt;
 pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};
+pub use stream::sink::{BorrowedSink, Sink};

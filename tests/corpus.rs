@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use encoding_rs::Encoding;
-use iriscan::{Finder, Searcher, Summary, UriOptions};
+use iriscan::{Finder, Hit, Searcher, Summary, UriOptions};
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/charsets")
@@ -66,7 +66,7 @@ fn scan(
     let summary = Searcher::new(Finder::new())
         .encoding(encoding)
         .buffer_size(buffer)
-        .scan_reader(Trickle { data: bytes, chunk }, |h| {
+        .scan_reader(Trickle { data: bytes, chunk }, |h: &Hit| {
             seen.push(Seen {
                 start: h.start(),
                 end: h.end(),
