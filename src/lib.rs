@@ -41,6 +41,7 @@ pub use iri::parsed_iri::Iri;
 pub use iri::resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use iri::to_iri::{IriOptions, to_iri};
 pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
+pub use stream::push_scanner::PushScanner;
 pub use stream::read_at::ReadAt;
 pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};
 pub use stream::sink::{BorrowedSink, Sink};

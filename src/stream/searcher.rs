@@ -29,6 +29,7 @@ use crate::stream::line_counter::LineCounter;
 #[cfg(feature = "parallel")]
 use crate::stream::parallel_pipeline::Locate;
 use crate::stream::pool::Pool;
+use crate::stream::push_scanner::PushScanner;
 use crate::stream::read_at::{Fill, Positional, ReadAt, Sequential};
 use crate::stream::sink::Sink;
 
@@ -208,6 +209,12 @@ impl Searcher {
     pub fn encoding(mut self, encoding: Option<&'static Encoding>) -> Searcher {
         self.encoding = encoding;
         self
+    }
+
+    /// A scanner for an input the caller pushes chunk by chunk, with this
+    /// searcher's settings (on one thread); see [`PushScanner`].
+    pub fn push_scanner(&self) -> PushScanner {
+        PushScanner::new(self)
     }
 
     /// The finder whose rules this searcher applies.
@@ -836,6 +843,24 @@ impl<R> Source<R> {
             transcoder: Transcoder::new(&charset),
             done,
             bytes,
+        }
+    }
+
+    /// Takes the next chunk of an input pushed chunk by chunk (`last`: the
+    /// final one) and appends its UTF-8 to `out`, as [`fill`](Source::fill)
+    /// does with what it reads.
+    pub(super) fn push(&mut self, chunk: &[u8], last: bool, out: &mut RollBuffer) {
+        self.bytes += chunk.len() as u64;
+        self.done = last;
+        if self.transcoder.is_identity() {
+            let start = out.len();
+            out.extend(self.raw.bytes());
+            self.raw = RollBuffer::default();
+            out.extend(chunk);
+            self.decode_in_place(out, start);
+        } else {
+            self.raw.extend(chunk);
+            self.decode_raw(out);
         }
     }
 
