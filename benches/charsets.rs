@@ -19,7 +19,7 @@ fn count(bytes: &[u8], encoding: Option<&'static Encoding>) -> usize {
     let mut n = 0;
     Searcher::new(Finder::new())
         .encoding(encoding)
-        .scan_reader(bytes, |h| {
+        .scan_reader(bytes, |h: &iriscan::Hit| {
             n += usize::from(h.is_valid());
             Ok(true)
         })

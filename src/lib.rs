@@ -81,7 +81,7 @@ pub use charset::detect::{
 pub use charset::transcoder::{
     CHECKPOINT_INTERVAL, OffsetMapper, Transcoded, Transcoder, transcode,
 };
-pub use find::finder::{FindIter, Finder};
+pub use find::finder::{FindIter, Finder, Span, Spans};
 pub use find::found_iri::{Hit, Warning};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
@@ -93,10 +93,14 @@ pub use iri::normalize::{
     normalize,
 };
 pub use iri::parse::{
-    HostKind, ParseError, Rule, Syntax, host_kind, parse, parse_iri, parse_iri_reference,
+    GrammarRule, HostKind, ParseError, ParseErrorKind, Rule, Syntax, host_kind, parse, parse_iri,
+    parse_iri_reference,
 };
+pub use iri::parsed_iri::Iri;
 pub use iri::resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use iri::to_iri::{IriOptions, to_iri};
 pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
+pub use stream::push_scanner::PushScanner;
 pub use stream::read_at::ReadAt;
 pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};
+pub use stream::sink::{BorrowedSink, Sink};

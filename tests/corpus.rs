@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use encoding_rs::Encoding;
-use iriscan::{Finder, Searcher, Summary, UriOptions};
+use iriscan::{Finder, Hit, Searcher, Summary, UriOptions};
 
 use crate::support::Trickle;
 
@@ -52,7 +52,7 @@ fn scan(
     let summary = Searcher::new(Finder::new())
         .encoding(encoding)
         .buffer_size(buffer)
-        .scan_reader(Trickle { data: bytes, chunk }, |h| {
+        .scan_reader(Trickle { data: bytes, chunk }, |h: &Hit| {
             seen.push(Seen {
                 start: h.start(),
                 end: h.end(),

@@ -846,7 +846,7 @@ proptest! {
     fn output_is_a_valid_reference_and_maps_to_a_valid_uri(x in iri_refs(true)) {
         for o in all_options() {
             let n = normalize(&x, &o).unwrap();
-            let syntax = if o.get_form() == Uri && o.get_level() != Simple { Syntax::Uri } else { Syntax::Iri };
+            let syntax = if o.normal_form() == Uri && o.normalization_level() != Simple { Syntax::Uri } else { Syntax::Iri };
             prop_assert!(parse(&n, Rule::IriReference, syntax).is_ok(), "{:?} {:?}", n, o);
             let u = uri_idna(&n);
             prop_assert!(parse(&u, Rule::IriReference, Syntax::Uri).is_ok(), "{:?}", u);

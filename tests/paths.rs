@@ -47,7 +47,7 @@ fn stream_rows(finder: Finder, input: &[u8], buffer: usize, chunk: usize) -> Vec
     let summary = Searcher::new(finder)
         .encoding(Some(encoding_rs::UTF_8))
         .buffer_size(buffer)
-        .scan_reader(Trickle { data: input, chunk }, |h| {
+        .scan_reader(Trickle { data: input, chunk }, |h: &Hit| {
             rows.push(row(h));
             Ok(true)
         })
@@ -57,7 +57,7 @@ fn stream_rows(finder: Finder, input: &[u8], buffer: usize, chunk: usize) -> Vec
     // the longest IRI, context; twice over for capacity slack.
     let block = buffer.max(iriscan::DETECTION_PREFIX_LEN);
     assert!(
-        summary.peak_buffer <= 4 * (block + finder.get_max_len()),
+        summary.peak_buffer <= 4 * (block + finder.max_iri_len()),
         "{}",
         summary.peak_buffer
     );
@@ -259,7 +259,7 @@ fn a_sink_that_stops_gets_no_more_hits() {
             let mut rows = Vec::new();
             let summary = Searcher::new(Finder::new())
                 .threads(threads)
-                .scan_reader(text.as_bytes(), |h| {
+                .scan_reader(text.as_bytes(), |h: &Hit| {
                     rows.push(row(h));
                     Ok(rows.len() < stop_after)
                 })
@@ -424,24 +424,24 @@ fn parallel_paths_agree_on_legacy_charsets() {
             encoding.encode(&text).0.into_owned()
         };
         let one = Searcher::new(Finder::new()).encoding(Some(encoding));
-        let expected = searcher_rows(one, &bytes, 1 << 16);
+        let expected = searcher_rows(one.clone(), &bytes, 1 << 16);
         assert!(expected.len() > 50_000, "{}", encoding.name());
         for threads in [2, 3] {
             assert_eq!(
-                searcher_rows(one.threads(threads), &bytes, 1 << 20),
+                searcher_rows(one.clone().threads(threads), &bytes, 1 << 20),
                 expected,
                 "{}, {threads} threads",
                 encoding.name()
             );
             assert_eq!(
-                file_rows(one.threads(threads), &bytes[..]),
+                file_rows(one.clone().threads(threads), &bytes[..]),
                 expected,
                 "{}, {threads} threads, read at offsets",
                 encoding.name()
             );
             // Without line numbers, the decoder forgets more at once.
             assert_eq!(
-                file_rows(one.line_numbers(false).threads(threads), &bytes[..]),
+                file_rows(one.clone().line_numbers(false).threads(threads), &bytes[..]),
                 at_line_0(&expected),
                 "{}, {threads} threads, no line numbers",
                 encoding.name()
@@ -457,7 +457,7 @@ fn without_line_numbers_the_hits_are_the_same_at_line_0() {
         Searcher::new(Finder::new())
             .line_numbers(false)
             .buffer_size(7)
-            .scan_reader(t.as_bytes(), |h| {
+            .scan_reader(t.as_bytes(), |h: &Hit| {
                 rows.push(row(h));
                 Ok(true)
             })
@@ -550,7 +550,7 @@ fn parallel_memory_is_bounded() {
     let text = unit.repeat((24 << 20) / unit.len());
     let summary = Searcher::new(Finder::new())
         .threads(2)
-        .scan_reader(text.as_bytes(), |_| Ok(true))
+        .scan_reader(text.as_bytes(), |_: &Hit| Ok(true))
         .unwrap();
     assert_eq!(summary.bytes, text.len() as u64);
     assert_eq!(summary.hits, 3 * (text.len() / unit.len()) as u64);
@@ -570,7 +570,7 @@ fn a_huge_limit_takes_memory_only_as_the_input_comes() {
         let mut rows = Vec::new();
         let summary = Searcher::new(Finder::new().max_len(1 << 40))
             .threads(threads)
-            .scan_reader(text.as_bytes(), |h| {
+            .scan_reader(text.as_bytes(), |h: &Hit| {
                 rows.push(row(h));
                 Ok(true)
             })

@@ -25,6 +25,7 @@
 
 mod charset;
 mod corpus;
+mod embedding;
 mod extract_suites;
 mod mapping;
 mod normalize_suite;

@@ -62,7 +62,7 @@ fn to_iri_suite() {
             } else {
                 failures.push(format!(
                     "{input:?} (punycode {}): expected {expected:?}, got {got:?}",
-                    opts.get_decode_punycode()
+                    opts.decodes_punycode()
                 ));
             }
             if to_iri(&got, &opts) != got {

@@ -134,7 +134,7 @@ fn to_uri_suite() {
                     } else {
                         failures.push(format!(
                             "{input:?} [{hm}, {:?}]: expected {expected:?}, got {:?} {:?}",
-                            opts.get_host_mapping(),
+                            opts.host_mapping_method(),
                             m.uri,
                             m.warnings
                         ));

@@ -262,7 +262,7 @@ impl<W: Write> Job<W> {
         let Job::Hits(searcher, printer) = self else {
             unreachable!("only hit scans are batched")
         };
-        let one_thread = searcher.threads(1);
+        let one_thread = searcher.clone().threads(1);
         let renderer = printer.renderer();
         type Scanned = Result<(Vec<Rendered>, Summary), (u64, io::Error)>;
         let results: Vec<Scanned> = inputs

@@ -1,8 +1,12 @@
 //! The entry point of the library: [`Finder`], configured once, finds
 //! [`Hit`]s in any number of inputs.
 
-use crate::find::found_iri::Hit;
-use crate::find::scanner::{MIN_MAX_LEN, Options, ScanState, Scanner};
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::find::found_iri::{Hit, Warning, candidate_iri};
+use crate::find::scanner::{Candidate, Kind, MIN_MAX_LEN, Options, ScanState, Scanner};
+use crate::iri::parse::{ParseError, Rule, Syntax, parse};
 use crate::stream::line_counter::LineCounter;
 
 /// Finds IRIs in UTF-8 text (PRODUCT.md §1).
@@ -65,12 +69,39 @@ impl Finder {
     }
 
     /// The configured maximum IRI length.
-    pub fn get_max_len(&self) -> usize {
+    pub fn max_iri_len(&self) -> usize {
         self.opts.max_len
     }
 
     pub(crate) fn options(&self) -> Options {
         self.opts
+    }
+
+    /// Iterates over the candidates in `text`, valid and invalid, in order,
+    /// as cheap [`Span`]s: a range and a kind, found without counting lines,
+    /// validating or allocating. Validation, the IRI (with the `http://` or
+    /// `mailto:` of a `www.` or e-mail span) and the full [`Hit`] are
+    /// computed when asked. The spans are exactly the hits of
+    /// [`find_iter`](Finder::find_iter), in the same order.
+    ///
+    /// ```
+    /// use iriscan::{Finder, Kind};
+    /// let text = "Docs: https://例え.jp/手引き, www.example.org; bad: http://a/%zz";
+    /// let finder = Finder::new();
+    /// let spans: Vec<_> = finder.spans(text).collect();
+    /// assert_eq!(spans.len(), 3);
+    /// assert_eq!((spans[0].as_str(), spans[0].kind()), ("https://例え.jp/手引き", Kind::Iri));
+    /// assert_eq!(&text[spans[1].range()], "www.example.org");
+    /// assert_eq!(spans[1].iri(), "http://www.example.org");
+    /// assert!(spans[0].is_valid() && spans[1].is_valid());
+    /// assert_eq!(spans[2].validate().unwrap_err().rule(), "pct-encoded");
+    /// ```
+    pub fn spans<'t>(&self, text: &'t str) -> Spans<'t> {
+        Spans {
+            text,
+            scanner: Scanner::new(text.as_bytes(), self.opts),
+            state: ScanState::default(),
+        }
     }
 
     /// Iterates over the hits in `hay`, valid and invalid, in order
@@ -116,5 +147,119 @@ impl std::fmt::Debug for FindIter<'_> {
         f.debug_struct("FindIter")
             .field("pos", &self.state.pos)
             .finish()
+    }
+}
+
+/// The iterator of [`Finder::spans`].
+pub struct Spans<'t> {
+    text: &'t str,
+    scanner: Scanner<'t>,
+    state: ScanState,
+}
+
+impl<'t> Iterator for Spans<'t> {
+    type Item = Span<'t>;
+
+    fn next(&mut self) -> Option<Span<'t>> {
+        let mut found = None;
+        self.scanner
+            .scan(&mut self.state, self.text.len(), &mut |c| {
+                found = Some(c);
+                false
+            });
+        let c = found?;
+        Some(Span {
+            // The scanner spans whole characters.
+            text: self.text.get(c.start..c.end).unwrap_or_default(),
+            c,
+        })
+    }
+}
+
+impl std::fmt::Debug for Spans<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spans")
+            .field("pos", &self.state.pos)
+            .finish()
+    }
+}
+
+/// A candidate found by [`Finder::spans`]: where it is and how it was
+/// found, with everything else — validity, the IRI, a [`Hit`] — computed
+/// on demand.
+///
+/// `Copy` and small: holding spans costs no allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span<'t> {
+    text: &'t str,
+    c: Candidate,
+}
+
+impl<'t> Span<'t> {
+    /// Byte offset of the span's first byte in the text.
+    pub fn start(&self) -> usize {
+        self.c.start
+    }
+
+    /// Byte offset just after the span's last byte in the text.
+    pub fn end(&self) -> usize {
+        self.c.end
+    }
+
+    /// `start()..end()`.
+    pub fn range(&self) -> Range<usize> {
+        self.c.start..self.c.end
+    }
+
+    /// How the candidate was found.
+    pub fn kind(&self) -> Kind {
+        self.c.kind
+    }
+
+    /// The matched text, as found (it may span line breaks inside `<…>`).
+    pub fn as_str(&self) -> &'t str {
+        self.text
+    }
+
+    /// Whether the candidate was cut at the maximum length.
+    pub fn is_truncated(&self) -> bool {
+        self.c.truncated
+    }
+
+    /// The warnings of this span (see [`Warning`]).
+    pub fn warnings(&self) -> impl Iterator<Item = Warning> + use<> {
+        [
+            (self.c.leiri, Warning::Leiri),
+            (self.c.truncated, Warning::Truncated),
+        ]
+        .into_iter()
+        .filter(|&(on, _)| on)
+        .map(|(_, w)| w)
+    }
+
+    /// The absolute IRI the text stands for, as [`Hit::iri`] gives it:
+    /// borrowed from the text for an IRI found with its scheme, allocated
+    /// for a `www.` host (`http://` added), an e-mail address (`mailto:`
+    /// added) or a `<…>` IRI wrapped over lines (white space removed).
+    pub fn iri(&self) -> Cow<'t, str> {
+        candidate_iri(self.text, &self.c)
+    }
+
+    /// Validates the IRI as [`Hit::is_valid`] does; the error's position is
+    /// in [`iri`](Span::iri). Allocates only where `iri` does.
+    pub fn validate(&self) -> Result<(), ParseError> {
+        parse(&self.iri(), Rule::Iri, Syntax::Text).map(|_| ())
+    }
+
+    /// Whether [`validate`](Span::validate) succeeds.
+    pub fn is_valid(&self) -> bool {
+        self.validate().is_ok()
+    }
+
+    /// The full hit: validated, with its IRI, error offset, components and
+    /// URI mapping. Lines are not counted: its [`line`](Hit::line) and
+    /// [`column`](Hit::column) are 0 (use [`Finder::find_iter`] for them).
+    pub fn to_hit(&self) -> Hit<'t> {
+        Hit::of_text(self.text, self.c).locate(self.c.start, self.c.end, 0, 0)
     }
 }

@@ -8,8 +8,9 @@ use std::ops::Range;
 use encoding_rs::Encoding;
 
 use crate::find::scanner::{Candidate, Kind};
-use crate::iri::components::Components;
+use crate::iri::components::{Components, PackedComponents};
 use crate::iri::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::parsed_iri::Iri;
 use crate::iri::to_uri::{Mapped, UriOptions, to_uri};
 
 /// Something worth knowing about a hit that does not make it invalid.
@@ -74,9 +75,17 @@ pub struct Hit<'h> {
     line: u64,
     column: u64,
     document: &'static Encoding,
-    /// The verdict of the validator (the components are recomputed on
-    /// demand: keeping them would triple the size of every hit).
-    error: Option<Box<ParseError>>,
+    verdict: Verdict,
+}
+
+/// The verdict of the validator on a hit's IRI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Valid, with the components the validation computed.
+    Valid(PackedComponents),
+    /// Valid, too long for packed components (split again when asked).
+    ValidLong,
+    Invalid(Box<ParseError>),
 }
 
 impl<'h> Hit<'h> {
@@ -91,23 +100,18 @@ impl<'h> Hit<'h> {
                 std::str::from_utf8(&hay[c.start..c.start + e.valid_up_to()]).unwrap_or_default()
             }
         };
-        let iri: Cow<'h, str> = match c.kind {
-            Kind::Iri if c.wrapped => Cow::Owned(
-                text.chars()
-                    .filter(|ch| !ch.is_ascii_whitespace())
-                    .collect(),
-            ),
-            Kind::Iri => Cow::Borrowed(text),
-            Kind::Www => Cow::Owned(prefixed(
-                "http://",
-                text,
-                text.split(|ch: char| ch.is_ascii_whitespace()),
-                "",
-            )),
-            // RFC 6068 §2: `%` in an address is written `%25` in a mailto IRI.
-            Kind::Email => Cow::Owned(prefixed("mailto:", text, text.split('%'), "%25")),
+        Hit::of_text(text, c)
+    }
+
+    /// Builds the hit for a candidate whose text is `text`.
+    pub(crate) fn of_text(text: &'h str, c: Candidate) -> Hit<'h> {
+        let iri = candidate_iri(text, &c);
+        let verdict = match parse(&iri, Rule::Iri, Syntax::Text) {
+            Ok(parts) => {
+                PackedComponents::pack(&parts, iri.len()).map_or(Verdict::ValidLong, Verdict::Valid)
+            }
+            Err(e) => Verdict::Invalid(Box::new(e)),
         };
-        let error = parse(&iri, Rule::Iri, Syntax::Text).err().map(Box::new);
         Hit {
             start: c.start,
             end: c.end,
@@ -119,7 +123,7 @@ impl<'h> Hit<'h> {
             line: 1,
             column: c.start as u64 + 1,
             document: encoding_rs::UTF_8,
-            error,
+            verdict,
         }
     }
 
@@ -190,12 +194,15 @@ impl<'h> Hit<'h> {
     /// Whether the IRI is valid (RFC 3987bis §2.2 `IRI`, accepting the
     /// Legacy Extended IRI characters of PRODUCT.md §1.2).
     pub fn is_valid(&self) -> bool {
-        self.error.is_none()
+        !matches!(self.verdict, Verdict::Invalid(_))
     }
 
     /// Why the IRI is not valid.
     pub fn error(&self) -> Option<&ParseError> {
-        self.error.as_deref()
+        match &self.verdict {
+            Verdict::Invalid(e) => Some(e),
+            _ => None,
+        }
     }
 
     /// The byte offset in the *input* of the validation error: the error's
@@ -206,9 +213,26 @@ impl<'h> Hit<'h> {
         Some(self.start + self.text_offset(e.position()))
     }
 
-    /// The components of the IRI (byte ranges into `iri()`), if valid.
+    /// The components of the IRI (byte ranges into `iri()`), if valid: those
+    /// the validation computed, not parsed again.
     pub fn components(&self) -> Option<Components> {
-        parse(&self.iri, Rule::Iri, Syntax::Text).ok()
+        match &self.verdict {
+            Verdict::Valid(packed) => Some(packed.unpack(self.iri.len())),
+            Verdict::ValidLong => Some(Components::split(&self.iri)),
+            Verdict::Invalid(_) => None,
+        }
+    }
+
+    /// The IRI with its components, if valid (not parsed again).
+    ///
+    /// ```
+    /// use iriscan::Finder;
+    /// let hit = Finder::new().find_iter("mail bob@例え.jp".as_bytes()).next().unwrap();
+    /// let iri = hit.parsed_iri().unwrap();
+    /// assert_eq!((iri.scheme(), iri.path()), (Some("mailto"), "bob@例え.jp"));
+    /// ```
+    pub fn parsed_iri(&self) -> Option<Iri<'_>> {
+        Some(Iri::from_parts(&self.iri, self.components()?))
     }
 
     /// The warnings of this hit (see [`Warning`]).
@@ -237,7 +261,7 @@ impl<'h> Hit<'h> {
     /// assert!(mapped.warnings.is_empty());
     /// ```
     pub fn to_uri(&self, opts: &UriOptions) -> Mapped<'_> {
-        if opts.get_query_encoding().is_none() && self.document != encoding_rs::UTF_8 {
+        if opts.document_encoding().is_none() && self.document != encoding_rs::UTF_8 {
             to_uri(&self.iri, &opts.query_encoding(self.document))
         } else {
             to_uri(&self.iri, opts)
@@ -284,6 +308,28 @@ impl<'h> Hit<'h> {
             t = i + ch.len_utf8();
         }
         t
+    }
+}
+
+/// The IRI a candidate's text stands for: the text itself, without the
+/// white space of a `<…>` wrapped over lines, or with `http://` /
+/// `mailto:` added.
+pub(crate) fn candidate_iri<'t>(text: &'t str, c: &Candidate) -> Cow<'t, str> {
+    match c.kind {
+        Kind::Iri if c.wrapped => Cow::Owned(
+            text.chars()
+                .filter(|ch| !ch.is_ascii_whitespace())
+                .collect(),
+        ),
+        Kind::Iri => Cow::Borrowed(text),
+        Kind::Www => Cow::Owned(prefixed(
+            "http://",
+            text,
+            text.split(|ch: char| ch.is_ascii_whitespace()),
+            "",
+        )),
+        // RFC 6068 §2: `%` in an address is written `%25` in a mailto IRI.
+        Kind::Email => Cow::Owned(prefixed("mailto:", text, text.split('%'), "%25")),
     }
 }
 

@@ -143,6 +143,78 @@ impl Components {
     }
 }
 
+/// [`Components`] in 28 bytes instead of 184: where each component ends,
+/// the starts following from the delimiters. A hit keeps them, so that its
+/// IRI is not parsed again when asked for its components.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PackedComponents {
+    /// [`ABSENT`] for each absent component.
+    scheme_end: u32,
+    authority_end: u32,
+    userinfo_end: u32,
+    /// Meaningful with an authority; before its end when there is a port.
+    host_end: u32,
+    path_end: u32,
+    query_end: u32,
+    fragment: bool,
+}
+
+/// The end of an absent component.
+const ABSENT: u32 = u32::MAX;
+
+impl PackedComponents {
+    /// Packs the components of a string of `len` bytes, as
+    /// [`Components::split`] gives them; `None` for a string too long for
+    /// 32-bit offsets.
+    pub(crate) fn pack(c: &Components, len: usize) -> Option<PackedComponents> {
+        if len >= ABSENT as usize {
+            return None;
+        }
+        let end = |r: &Option<Range<usize>>| r.as_ref().map_or(ABSENT, |r| r.end as u32);
+        let packed = PackedComponents {
+            scheme_end: end(&c.scheme),
+            authority_end: end(&c.authority),
+            userinfo_end: end(&c.userinfo),
+            host_end: end(&c.host),
+            path_end: c.path.end as u32,
+            query_end: end(&c.query),
+            fragment: c.fragment.is_some(),
+        };
+        debug_assert_eq!(packed.unpack(len), *c);
+        Some(packed)
+    }
+
+    /// The components of the string of `len` bytes they were packed from.
+    pub(crate) fn unpack(&self, len: usize) -> Components {
+        let present = |end: u32| (end != ABSENT).then_some(end as usize);
+        let scheme_end = present(self.scheme_end);
+        let after_scheme = scheme_end.map_or(0, |e| e + 1);
+        let mut c = Components {
+            scheme: scheme_end.map(|e| 0..e),
+            ..Components::default()
+        };
+        let mut path_start = after_scheme;
+        if let Some(auth_end) = present(self.authority_end) {
+            let auth_start = after_scheme + 2;
+            let host_end = self.host_end as usize;
+            c.authority = Some(auth_start..auth_end);
+            c.userinfo = present(self.userinfo_end).map(|e| auth_start..e);
+            let host_start = present(self.userinfo_end).map_or(auth_start, |e| e + 1);
+            c.host = Some(host_start..host_end);
+            c.port = (host_end < auth_end).then(|| host_end + 1..auth_end);
+            path_start = auth_end;
+        }
+        let path_end = self.path_end as usize;
+        c.path = path_start..path_end;
+        let query_end = present(self.query_end);
+        c.query = query_end.map(|e| path_end + 1..e);
+        if self.fragment {
+            c.fragment = Some(query_end.unwrap_or(path_end) + 1..len);
+        }
+        c
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +299,52 @@ mod tests {
         assert_eq!(parts("urn:isbn:0451450523")[5], Some("isbn:0451450523"));
         assert_eq!(parts("mailto:a@b.c")[5], Some("a@b.c"));
         assert_eq!(parts("mailto:a@b.c")[1], None);
+    }
+
+    #[test]
+    fn packed_components_unpack_to_the_split() {
+        // Every combination of present, absent and empty components, and
+        // a pseudo-random sweep over the delimiters.
+        let mut strings: Vec<String> = Vec::new();
+        for scheme in ["", "s:", "http:"] {
+            for auth in [
+                "",
+                "//",
+                "//h",
+                "//u@h",
+                "//@",
+                "//h:",
+                "//h:80",
+                "//u:p@[::1]:8",
+                "//[v1.x]",
+            ] {
+                for path in ["", "/", "/a/b", "a", "a:b"] {
+                    for query in ["", "?", "?q=1", "?a?b"] {
+                        for frag in ["", "#", "#f", "#a#b"] {
+                            strings.push(format!("{scheme}{auth}{path}{query}{frag}"));
+                        }
+                    }
+                }
+            }
+        }
+        let pieces = [":", "/", "//", "?", "#", "@", "[", "]", "a", "é", "1", ""];
+        let mut x = 0x2545_f491_u32;
+        for _ in 0..20_000 {
+            let mut s = String::new();
+            for _ in 0..(x % 9) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                s.push_str(pieces[(x % pieces.len() as u32) as usize]);
+            }
+            x = x.wrapping_add(1);
+            strings.push(s);
+        }
+        for s in &strings {
+            let c = Components::split(s);
+            let packed = PackedComponents::pack(&c, s.len()).expect("short");
+            assert_eq!(packed.unpack(s.len()), c, "{s:?}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub(crate) mod ip_literal;
 pub(crate) mod leiri;
 pub(crate) mod normalize;
 pub(crate) mod parse;
+pub(crate) mod parsed_iri;
 pub(crate) mod percent;
 pub(crate) mod resolve;
 pub(crate) mod to_iri;

@@ -154,7 +154,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 use crate::chars::ascii::{UNRESERVED, ascii_is};
 use crate::iri::components::Components;
 use crate::iri::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode, to_ascii};
-use crate::iri::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::parse::{GrammarRule, ParseError, Rule, Syntax, parse};
 use crate::iri::percent::{has_non_ascii_triplet, is_triplet, push_pct_bytes, triplet_value};
 use crate::iri::resolve::remove_dot_segments;
 use crate::iri::to_iri::{Decoding, push_decoded};
@@ -242,17 +242,17 @@ impl NormalizeOptions {
     }
 
     /// The level set with [`NormalizeOptions::level`].
-    pub fn get_level(&self) -> NormalizationLevel {
+    pub fn normalization_level(&self) -> NormalizationLevel {
         self.level
     }
 
     /// The form set with [`NormalizeOptions::form`].
-    pub fn get_form(&self) -> NormalForm {
+    pub fn normal_form(&self) -> NormalForm {
         self.form
     }
 
     /// Whether [`NormalizeOptions::nfc`] is set.
-    pub fn get_nfc(&self) -> bool {
+    pub fn applies_nfc(&self) -> bool {
         self.nfc
     }
 }
@@ -305,6 +305,22 @@ impl NormalizeError {
     pub fn rule(&self) -> &'static str {
         match &self.kind {
             ErrorKind::Invalid(e) => e.rule(),
+        }
+    }
+
+    /// The ABNF rule that failed, to match on (see
+    /// [`ParseError::grammar_rule`]; what is wrong there is the
+    /// [`parse_error`](NormalizeError::parse_error)'s
+    /// [`kind`](ParseError::kind)).
+    ///
+    /// ```
+    /// use iriscan::{normalize, GrammarRule, NormalizeOptions};
+    /// let e = normalize("http://a/%zz", &NormalizeOptions::new()).unwrap_err();
+    /// assert_eq!(e.grammar_rule(), GrammarRule::PctEncoded);
+    /// ```
+    pub fn grammar_rule(&self) -> GrammarRule {
+        match &self.kind {
+            ErrorKind::Invalid(e) => e.grammar_rule(),
         }
     }
 

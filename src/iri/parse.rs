@@ -150,20 +150,113 @@ pub fn host_kind(host: &str) -> HostKind {
 
 /// Why a string does not match the grammar: where, in which rule, and what.
 ///
+/// The rule and the fault are enums, to match on; [`rule`](ParseError::rule)
+/// and `Display` give their names and a sentence.
+///
 /// ```
-/// use iriscan::parse_iri;
+/// use iriscan::{parse_iri, GrammarRule, ParseErrorKind};
 /// let e = parse_iri("http://[fe80::1%25eth0]/").unwrap_err();
 /// assert_eq!((e.position(), e.rule()), (15, "IPv6address"));
+/// assert_eq!(e.grammar_rule(), GrammarRule::Ipv6Address);
+/// assert_eq!(e.kind(), ParseErrorKind::InvalidChar('%'));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     position: usize,
-    rule: &'static str,
-    kind: ErrorKind,
+    rule: GrammarRule,
+    kind: ParseErrorKind,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ErrorKind {
+/// The ABNF rule of RFC 3987bis §2.2 (or RFC 3986 §3.2.2 for the IP
+/// literals) in which a [`ParseError`] was found: the component at fault.
+///
+/// ```
+/// use iriscan::{parse_iri, GrammarRule};
+/// match parse_iri("http://example.org:80a/").unwrap_err().grammar_rule() {
+///     GrammarRule::Port => {}
+///     other => panic!("{other}"),
+/// }
+/// assert_eq!(GrammarRule::IPathAbempty.as_str(), "ipath-abempty");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GrammarRule {
+    /// `scheme`.
+    Scheme,
+    /// `iuserinfo`.
+    IUserinfo,
+    /// `ireg-name`, a host that is not an IP literal.
+    IRegName,
+    /// `IP-literal`: the brackets around an IPv6 or future address.
+    IpLiteral,
+    /// `IPv6address`, inside an IP literal.
+    Ipv6Address,
+    /// `IPvFuture`, inside an IP literal.
+    IpvFuture,
+    /// `port`.
+    Port,
+    /// `ipath-abempty`, the path after an authority.
+    IPathAbempty,
+    /// `ipath-absolute`, a path starting with `/` without an authority.
+    IPathAbsolute,
+    /// `ipath-rootless`, the path right after a scheme.
+    IPathRootless,
+    /// `ipath-noscheme`, the path of a relative reference.
+    IPathNoscheme,
+    /// `iquery`.
+    IQuery,
+    /// `ifragment`.
+    IFragment,
+    /// `pct-encoded`: a `%` not followed by two hex digits, in any component.
+    PctEncoded,
+    /// `absolute-IRI`: a fragment where the rule allows none.
+    AbsoluteIri,
+}
+
+impl GrammarRule {
+    /// The rule's name as spelled in the RFC: `"scheme"`, `"iuserinfo"`,
+    /// `"ireg-name"`, `"IP-literal"`, `"IPv6address"`, `"IPvFuture"`,
+    /// `"port"`, `"ipath-abempty"`, `"ipath-absolute"`, `"ipath-rootless"`,
+    /// `"ipath-noscheme"`, `"iquery"`, `"ifragment"`, `"pct-encoded"`,
+    /// `"absolute-IRI"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GrammarRule::Scheme => "scheme",
+            GrammarRule::IUserinfo => "iuserinfo",
+            GrammarRule::IRegName => "ireg-name",
+            GrammarRule::IpLiteral => "IP-literal",
+            GrammarRule::Ipv6Address => "IPv6address",
+            GrammarRule::IpvFuture => "IPvFuture",
+            GrammarRule::Port => "port",
+            GrammarRule::IPathAbempty => "ipath-abempty",
+            GrammarRule::IPathAbsolute => "ipath-absolute",
+            GrammarRule::IPathRootless => "ipath-rootless",
+            GrammarRule::IPathNoscheme => "ipath-noscheme",
+            GrammarRule::IQuery => "iquery",
+            GrammarRule::IFragment => "ifragment",
+            GrammarRule::PctEncoded => "pct-encoded",
+            GrammarRule::AbsoluteIri => "absolute-IRI",
+        }
+    }
+}
+
+impl fmt::Display for GrammarRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What is wrong at the position of a [`ParseError`].
+///
+/// ```
+/// use iriscan::{parse_iri, ParseErrorKind};
+/// assert_eq!(parse_iri("http://a/b c").unwrap_err().kind(), ParseErrorKind::InvalidChar(' '));
+/// assert_eq!(parse_iri("http://a/%4").unwrap_err().kind(), ParseErrorKind::PercentEncoding);
+/// assert_eq!(parse_iri("example.org").unwrap_err().kind(), ParseErrorKind::MissingScheme);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
     /// A character the rule does not allow at this position.
     InvalidChar(char),
     /// The input (or the component) ends where the rule needs more.
@@ -189,7 +282,7 @@ enum ErrorKind {
 }
 
 impl ParseError {
-    fn new(position: usize, rule: &'static str, kind: ErrorKind) -> ParseError {
+    fn new(position: usize, rule: GrammarRule, kind: ParseErrorKind) -> ParseError {
         ParseError {
             position,
             rule,
@@ -218,12 +311,19 @@ impl ParseError {
     }
 
     /// The name of the ABNF rule that failed, as spelled in RFC 3987bis
-    /// §2.2: `"scheme"`, `"iuserinfo"`, `"ireg-name"`, `"IP-literal"`,
-    /// `"IPv6address"`, `"IPvFuture"`, `"port"`, `"ipath-abempty"`,
-    /// `"ipath-absolute"`, `"ipath-rootless"`, `"ipath-noscheme"`,
-    /// `"iquery"`, `"ifragment"`, `"pct-encoded"`, `"absolute-IRI"`.
+    /// §2.2 (see [`GrammarRule::as_str`]).
     pub fn rule(&self) -> &'static str {
+        self.rule.as_str()
+    }
+
+    /// The ABNF rule that failed.
+    pub fn grammar_rule(&self) -> GrammarRule {
         self.rule
+    }
+
+    /// What is wrong at [`position`](ParseError::position).
+    pub fn kind(&self) -> ParseErrorKind {
+        self.kind
     }
 }
 
@@ -243,43 +343,43 @@ impl fmt::Display for Shown {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (p, r) = (self.position, self.rule);
+        let (p, r) = (self.position, self.rule.as_str());
         match self.kind {
-            ErrorKind::InvalidChar(c) => {
+            ParseErrorKind::InvalidChar(c) => {
                 write!(f, "invalid character {} at byte {p} in {r}", Shown(c))
             }
-            ErrorKind::UnexpectedEnd => write!(f, "unexpected end at byte {p} in {r}"),
-            ErrorKind::PercentEncoding => {
+            ParseErrorKind::UnexpectedEnd => write!(f, "unexpected end at byte {p} in {r}"),
+            ParseErrorKind::PercentEncoding => {
                 write!(f, "'%' at byte {p} is not followed by two hex digits ({r})")
             }
-            ErrorKind::Bidi(c) => write!(
+            ParseErrorKind::Bidi(c) => write!(
                 f,
                 "bidi formatting character {} at byte {p} in {r} (not allowed in an IRI)",
                 Shown(c)
             ),
-            ErrorKind::MissingScheme => write!(
+            ParseErrorKind::MissingScheme => write!(
                 f,
                 "missing scheme: expected ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" ) \":\", \
                  failed at byte {p}"
             ),
-            ErrorKind::NoschemeColon => write!(
+            ParseErrorKind::NoschemeColon => write!(
                 f,
                 "':' at byte {p} in {r}: the first segment of a relative reference cannot \
                  contain ':', and what precedes it is not a scheme"
             ),
-            ErrorKind::MissingBracket => write!(f, "missing ']' at byte {p} in {r}"),
-            ErrorKind::H16TooLong => {
+            ParseErrorKind::MissingBracket => write!(f, "missing ']' at byte {p} in {r}"),
+            ParseErrorKind::H16TooLong => {
                 write!(f, "more than 4 hex digits in a piece at byte {p} in {r}")
             }
-            ErrorKind::TooManyPieces => write!(
+            ParseErrorKind::TooManyPieces => write!(
                 f,
                 "too many pieces at byte {p} in {r} (8 at most, 7 with \"::\")"
             ),
-            ErrorKind::TooFewPieces => write!(
+            ParseErrorKind::TooFewPieces => write!(
                 f,
                 "too few pieces at byte {p} in {r} (8 are needed without \"::\")"
             ),
-            ErrorKind::SecondElision => write!(f, "second \"::\" at byte {p} in {r}"),
+            ParseErrorKind::SecondElision => write!(f, "second \"::\" at byte {p} in {r}"),
         }
     }
 }
@@ -314,7 +414,11 @@ pub fn parse(s: &str, rule: Rule, syntax: Syntax) -> Result<Components, ParseErr
                 // alternative that got further (see the module docs).
                 let rel = match v.noscheme_first_segment(0..r.end) {
                     Err(rel) => rel,
-                    Ok(()) => ParseError::new(r.end, "ipath-noscheme", ErrorKind::NoschemeColon),
+                    Ok(()) => ParseError::new(
+                        r.end,
+                        GrammarRule::IPathNoscheme,
+                        ParseErrorKind::NoschemeColon,
+                    ),
                 };
                 return Err(if rel.position > e.position { rel } else { e });
             }
@@ -325,27 +429,27 @@ pub fn parse(s: &str, rule: Rule, syntax: Syntax) -> Result<Components, ParseErr
 
     if c.authority.is_some() {
         if let Some(u) = &c.userinfo {
-            v.scan(u.clone(), v.userinfo, "iuserinfo")?;
+            v.scan(u.clone(), v.userinfo, GrammarRule::IUserinfo)?;
         }
         if let Some(h) = &c.host {
             v.host(h.clone())?;
         }
         if let Some(p) = &c.port {
-            v.scan(p.clone(), DIGIT, "port")?;
+            v.scan(p.clone(), DIGIT, GrammarRule::Port)?;
         }
         // The split ends the authority at '/', so the path is empty or
         // starts with '/'.
-        v.scan(c.path.clone(), v.path, "ipath-abempty")?;
+        v.scan(c.path.clone(), v.path, GrammarRule::IPathAbempty)?;
     } else if v.b[c.path.clone()].starts_with(b"/") {
         // Cannot start with "//": the split would have made it an authority.
-        v.scan(c.path.clone(), v.path, "ipath-absolute")?;
+        v.scan(c.path.clone(), v.path, GrammarRule::IPathAbsolute)?;
     } else if c.scheme.is_some() {
-        v.scan(c.path.clone(), v.path, "ipath-rootless")?;
+        v.scan(c.path.clone(), v.path, GrammarRule::IPathRootless)?;
     } else {
         let p = c.path.clone();
         let first_end = memchr::memchr(b'/', &v.b[p.clone()]).map_or(p.end, |i| p.start + i);
         v.noscheme_first_segment(p.start..first_end)?;
-        v.scan(first_end..p.end, v.path, "ipath-noscheme")?;
+        v.scan(first_end..p.end, v.path, GrammarRule::IPathNoscheme)?;
     }
 
     if let Some(q) = &c.query {
@@ -355,11 +459,11 @@ pub fn parse(s: &str, rule: Rule, syntax: Syntax) -> Result<Components, ParseErr
         if rule == Rule::AbsoluteIri {
             return Err(ParseError::new(
                 f.start - 1,
-                "absolute-IRI",
-                ErrorKind::InvalidChar('#'),
+                GrammarRule::AbsoluteIri,
+                ParseErrorKind::InvalidChar('#'),
             ));
         }
-        v.scan(f.clone(), v.query, "ifragment")?;
+        v.scan(f.clone(), v.query, GrammarRule::IFragment)?;
     }
     Ok(c)
 }
@@ -457,19 +561,19 @@ impl<'a> Validator<'a> {
     }
 
     /// The error for the character at `pos`, or for the end of the input.
-    fn fail_at(&self, pos: usize, rule: &'static str) -> ParseError {
+    fn fail_at(&self, pos: usize, rule: GrammarRule) -> ParseError {
         match self.s.get(pos..).and_then(|t| t.chars().next()) {
-            Some(c) => ParseError::new(pos, rule, ErrorKind::InvalidChar(c)),
-            None => ParseError::new(pos, rule, ErrorKind::UnexpectedEnd),
+            Some(c) => ParseError::new(pos, rule, ParseErrorKind::InvalidChar(c)),
+            None => ParseError::new(pos, rule, ParseErrorKind::UnexpectedEnd),
         }
     }
 
     /// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
     fn scheme(&self, r: Range<usize>) -> Result<(), ParseError> {
         if !self.b[r.start].is_ascii_alphabetic() {
-            return Err(self.fail_at(r.start, "scheme"));
+            return Err(self.fail_at(r.start, GrammarRule::Scheme));
         }
-        self.scan(r.start + 1..r.end, SCHEME, "scheme")
+        self.scan(r.start + 1..r.end, SCHEME, GrammarRule::Scheme)
     }
 
     /// The error for a string without a scheme where one is required: at
@@ -482,16 +586,16 @@ impl<'a> Validator<'a> {
                 i += 1;
             }
         }
-        ParseError::new(i, "scheme", ErrorKind::MissingScheme)
+        ParseError::new(i, GrammarRule::Scheme, ParseErrorKind::MissingScheme)
     }
 
     /// `isegment-nz-nc`, the first segment of an `ipath-noscheme`, where a
     /// `:` would make the reference look like (and be read as) a scheme.
     fn noscheme_first_segment(&self, r: Range<usize>) -> Result<(), ParseError> {
-        self.scan(r, self.segment_nc, "ipath-noscheme")
+        self.scan(r, self.segment_nc, GrammarRule::IPathNoscheme)
             .map_err(|e| match e.kind {
-                ErrorKind::InvalidChar(':') => {
-                    ParseError::new(e.position, e.rule, ErrorKind::NoschemeColon)
+                ParseErrorKind::InvalidChar(':') => {
+                    ParseError::new(e.position, e.rule, ParseErrorKind::NoschemeColon)
                 }
                 _ => e,
             })
@@ -503,7 +607,7 @@ impl<'a> Validator<'a> {
         if self.b.get(h.start) == Some(&b'[') && h.start < h.end {
             self.ip_literal(h)
         } else {
-            self.scan(h, self.reg_name, "ireg-name")
+            self.scan(h, self.reg_name, GrammarRule::IRegName)
         }
     }
 
@@ -514,21 +618,24 @@ impl<'a> Validator<'a> {
         let inner = &lit[1..close.unwrap_or(lit.len())];
         let base = h.start + 1;
         if matches!(inner.first(), Some(b'v' | b'V')) {
-            ip_literal::ipv_future(inner).map_err(|i| self.fail_at(base + i, "IPvFuture"))?;
+            ip_literal::ipv_future(inner)
+                .map_err(|i| self.fail_at(base + i, GrammarRule::IpvFuture))?;
         } else {
             ip_literal::ipv6_address(inner).map_err(|f| {
-                let r = "IPv6address";
+                let r = GrammarRule::Ipv6Address;
                 match f {
                     IpFault::Unexpected(i) => self.fail_at(base + i, r),
-                    IpFault::H16TooLong(i) => ParseError::new(base + i, r, ErrorKind::H16TooLong),
+                    IpFault::H16TooLong(i) => {
+                        ParseError::new(base + i, r, ParseErrorKind::H16TooLong)
+                    }
                     IpFault::TooManyPieces(i) => {
-                        ParseError::new(base + i, r, ErrorKind::TooManyPieces)
+                        ParseError::new(base + i, r, ParseErrorKind::TooManyPieces)
                     }
                     IpFault::TooFewPieces(i) => {
-                        ParseError::new(base + i, r, ErrorKind::TooFewPieces)
+                        ParseError::new(base + i, r, ParseErrorKind::TooFewPieces)
                     }
                     IpFault::SecondElision(i) => {
-                        ParseError::new(base + i, r, ErrorKind::SecondElision)
+                        ParseError::new(base + i, r, ParseErrorKind::SecondElision)
                     }
                 }
             })?;
@@ -536,22 +643,24 @@ impl<'a> Validator<'a> {
         match close {
             None => Err(ParseError::new(
                 h.end,
-                "IP-literal",
-                ErrorKind::MissingBracket,
+                GrammarRule::IpLiteral,
+                ParseErrorKind::MissingBracket,
             )),
-            Some(i) if h.start + i + 1 != h.end => Err(self.fail_at(h.start + i + 1, "IP-literal")),
+            Some(i) if h.start + i + 1 != h.end => {
+                Err(self.fail_at(h.start + i + 1, GrammarRule::IpLiteral))
+            }
             Some(_) => Ok(()),
         }
     }
 
     /// `iquery = *( ipchar / iprivate / "/" / "?" )`.
     fn scan_query(&self, r: Range<usize>) -> Result<(), ParseError> {
-        self.scan_with(r, self.query, self.ucs_query, "iquery")
+        self.scan_with(r, self.query, self.ucs_query, GrammarRule::IQuery)
     }
 
     /// Checks every character of `r` against the ASCII class `mask`, the
     /// component's non-ASCII class, and `pct-encoded`.
-    fn scan(&self, r: Range<usize>, mask: u32, rule: &'static str) -> Result<(), ParseError> {
+    fn scan(&self, r: Range<usize>, mask: u32, rule: GrammarRule) -> Result<(), ParseError> {
         // Scheme, port and IP literals are ASCII rules; everything else
         // that calls this is built on `iunreserved`.
         let non_ascii = if iunreserved_based(mask) {
@@ -567,7 +676,7 @@ impl<'a> Validator<'a> {
         r: Range<usize>,
         mask: u32,
         non_ascii: NonAscii,
-        rule: &'static str,
+        rule: GrammarRule,
     ) -> Result<(), ParseError> {
         let b = self.b;
         let mut i = r.start;
@@ -591,8 +700,8 @@ impl<'a> Validator<'a> {
                     }
                     return Err(ParseError::new(
                         i,
-                        "pct-encoded",
-                        ErrorKind::PercentEncoding,
+                        GrammarRule::PctEncoded,
+                        ParseErrorKind::PercentEncoding,
                     ));
                 }
                 return Err(self.fail_at(i, rule));
@@ -612,7 +721,7 @@ impl<'a> Validator<'a> {
                 return Err(self.fail_at(i, rule));
             }
             if non_ascii != NonAscii::Leiri && is_bidi_format(c) {
-                return Err(ParseError::new(i, rule, ErrorKind::Bidi(c)));
+                return Err(ParseError::new(i, rule, ParseErrorKind::Bidi(c)));
             }
             i += c.len_utf8();
         }

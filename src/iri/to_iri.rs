@@ -102,7 +102,7 @@ impl IriOptions {
     }
 
     /// Whether [`IriOptions::decode_punycode`] is set.
-    pub fn get_decode_punycode(&self) -> bool {
+    pub fn decodes_punycode(&self) -> bool {
         self.decode_punycode
     }
 }

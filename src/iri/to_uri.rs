@@ -163,12 +163,12 @@ impl UriOptions {
     }
 
     /// The host mapping set with [`UriOptions::host_mapping`].
-    pub fn get_host_mapping(&self) -> HostMapping {
+    pub fn host_mapping_method(&self) -> HostMapping {
         self.host
     }
 
     /// The document charset set with [`UriOptions::query_encoding`].
-    pub fn get_query_encoding(&self) -> Option<&'static Encoding> {
+    pub fn document_encoding(&self) -> Option<&'static Encoding> {
         self.query_encoding
     }
 

@@ -8,5 +8,8 @@ pub(crate) mod line_counter;
 mod parallel_pipeline;
 #[cfg(feature = "parallel")]
 pub(crate) mod parallel_scan;
+pub(crate) mod pool;
+pub(crate) mod push_scanner;
 pub(crate) mod read_at;
 pub(crate) mod searcher;
+pub(crate) mod sink;

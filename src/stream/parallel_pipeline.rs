@@ -13,6 +13,7 @@ use crate::find::found_iri::Hit;
 use crate::find::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState};
 use crate::stream::line_counter::count_region;
 use crate::stream::parallel_scan::{MIN_PIECE, scan_window};
+use crate::stream::pool::Pool;
 use crate::stream::read_at::Fill;
 
 /// The block each thread gets when scanning in parallel.
@@ -34,7 +35,7 @@ impl Searcher {
         &self,
         mut source: Source<R>,
         delivery: &mut D,
-    ) -> io::Result<Summary> {
+    ) -> Result<Summary, D::Error> {
         let opts = self.finder.options();
         let margin = opts.max_len + LOOKAHEAD;
         // What a slot repeats of the one before: everything after the scan
@@ -72,7 +73,7 @@ impl Searcher {
             let mut st = state.clone();
             let mut read = Ok(true);
             let scan = &mut found;
-            let (located, flushed) = rayon::in_place_scope(|scope| {
+            let (located, flushed) = self.pool.in_place_scope(|scope| {
                 scope.spawn(|_| {
                     scan.iter_mut().for_each(Vec::clear);
                     if to > st.pos {
@@ -103,6 +104,7 @@ impl Searcher {
                     window: p.buf.bytes(),
                     base: p.base,
                     transcoder: &source.transcoder,
+                    pool: &self.pool,
                 };
                 (delivery.locate(&pending, &mut ctx), flushed)
             });
@@ -129,6 +131,7 @@ impl Searcher {
                         window,
                         base: c.base,
                         transcoder: &source.transcoder,
+                        pool: &self.pool,
                     };
                     let located = delivery.locate(&pending, &mut ctx);
                     let last;
@@ -203,6 +206,7 @@ pub(super) struct Locate<'a, 'h> {
     window: &'h [u8],
     base: usize,
     transcoder: &'a Transcoder,
+    pool: &'a Pool,
 }
 
 impl<'h> Locate<'_, 'h> {
@@ -210,13 +214,13 @@ impl<'h> Locate<'_, 'h> {
     /// (original offsets, line, column) and applies `f`, on the pool: the
     /// newlines between the pieces' first hits are counted in parallel and
     /// summed, and each piece is located from its seed. Leaves `lines` as
-    /// locating the hits one by one would.
+    /// locating the hits one by one would. Runs in the searcher's pool.
     pub(super) fn locate<T, F>(&mut self, pieces: &[Vec<Candidate>], f: F) -> Vec<Vec<T>>
     where
         T: Send,
         F: Fn(Hit<'h>) -> T + Sync,
     {
-        let (window, base, transcoder) = (self.window, self.base, self.transcoder);
+        let (window, base, transcoder, pool) = (self.window, self.base, self.transcoder, self.pool);
         let pieces: Vec<&Vec<Candidate>> = pieces.iter().filter(|p| !p.is_empty()).collect();
         if pieces.is_empty() {
             return Vec::new();
@@ -227,10 +231,12 @@ impl<'h> Locate<'_, 'h> {
         lines.advance(window, base, starts[0], &mut Mapper::of(transcoder));
         let mut seeds = vec![(lines.counter.clone(), lines.line_start_original)];
         if lines.enabled {
-            let gaps: Vec<(u64, Option<usize>)> = starts
-                .par_windows(2)
-                .map(|w| count_region(window, base, w[0], w[1]))
-                .collect();
+            let gaps: Vec<(u64, Option<usize>)> = pool.install(|| {
+                starts
+                    .par_windows(2)
+                    .map(|w| count_region(window, base, w[0], w[1]))
+                    .collect()
+            });
             for (k, &(n, last)) in gaps.iter().enumerate() {
                 let (prev, prev_original) = &seeds[k];
                 let next = prev.after(n, last, starts[k + 1]);
@@ -246,39 +252,42 @@ impl<'h> Locate<'_, 'h> {
             seeds.resize(starts.len(), seeds[0].clone());
         }
         let enabled = lines.enabled;
-        let located: Vec<(Vec<T>, Lines)> = pieces
-            .into_par_iter()
-            .zip(seeds.into_par_iter())
-            // A job a piece (see `parallel::scan_window`).
-            .with_max_len(1)
-            .map(|(piece, (counter, original))| {
-                let mut mapper = Mapper::of(transcoder);
-                let line_start_original = if original == usize::MAX {
-                    mapper.start(counter.line_start())
-                } else {
-                    original
-                };
-                let mut local = Lines {
-                    enabled,
-                    counter,
-                    line_start_original,
-                };
-                let out = piece
-                    .iter()
-                    .map(|&c| {
-                        f(local.place(
-                            Hit::new(window, c),
-                            window,
-                            base,
-                            c.start,
-                            c.end,
-                            &mut mapper,
-                        ))
-                    })
-                    .collect();
-                (out, local)
-            })
-            .collect();
+        let f = &f;
+        let located: Vec<(Vec<T>, Lines)> = pool.install(|| {
+            pieces
+                .into_par_iter()
+                .zip(seeds.into_par_iter())
+                // A job a piece (see `parallel::scan_window`).
+                .with_max_len(1)
+                .map(|(piece, (counter, original))| {
+                    let mut mapper = Mapper::of(transcoder);
+                    let line_start_original = if original == usize::MAX {
+                        mapper.start(counter.line_start())
+                    } else {
+                        original
+                    };
+                    let mut local = Lines {
+                        enabled,
+                        counter,
+                        line_start_original,
+                    };
+                    let out = piece
+                        .iter()
+                        .map(|&c| {
+                            f(local.place(
+                                Hit::new(window, c),
+                                window,
+                                base,
+                                c.start,
+                                c.end,
+                                &mut mapper,
+                            ))
+                        })
+                        .collect();
+                    (out, local)
+                })
+                .collect()
+        });
         let mut out = Vec::with_capacity(located.len());
         for (piece, local) in located {
             out.push(piece);

@@ -10,6 +10,8 @@
 use std::fs::File;
 use std::io::{self, Read};
 
+use crate::stream::pool::Pool;
+
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
@@ -83,14 +85,17 @@ pub(crate) struct Positional<'a, F: ?Sized> {
     input: &'a F,
     offset: u64,
     parallel: bool,
+    /// Where the pieces are read.
+    pool: &'a Pool,
 }
 
 impl<'a, F: ReadAt + ?Sized> Positional<'a, F> {
-    pub(crate) fn new(input: &'a F, parallel: bool) -> Self {
+    pub(crate) fn new(input: &'a F, parallel: bool, pool: &'a Pool) -> Self {
         Positional {
             input,
             offset: 0,
             parallel,
+            pool,
         }
     }
 }
@@ -109,24 +114,26 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
             return deferred(fill_from(buf, |b| self.read(b)));
         }
         let (input, offset) = (self.input, self.offset);
-        // A job a piece (see `parallel_scan::scan_window`); in order on
-        // this thread without the `parallel` feature.
-        #[cfg(feature = "parallel")]
-        let chunks = buf.par_chunks_mut(READ_PIECE).enumerate().with_max_len(1);
-        #[cfg(not(feature = "parallel"))]
-        let chunks = buf.chunks_mut(READ_PIECE).enumerate();
-        let pieces: Vec<(usize, (usize, io::Result<bool>))> = chunks
-            .map(|(k, piece)| {
-                let mut at = offset + (k * READ_PIECE) as u64;
-                let len = piece.len();
-                let read = fill_from(piece, |b| {
-                    let n = input.read_at(b, at)?;
-                    at += n as u64;
-                    Ok(n)
-                });
-                (len, read)
-            })
-            .collect();
+        let pieces: Vec<(usize, (usize, io::Result<bool>))> = self.pool.install(|| {
+            // A job a piece (see `parallel_scan::scan_window`); in order on
+            // this thread without the `parallel` feature.
+            #[cfg(feature = "parallel")]
+            let chunks = buf.par_chunks_mut(READ_PIECE).enumerate().with_max_len(1);
+            #[cfg(not(feature = "parallel"))]
+            let chunks = buf.chunks_mut(READ_PIECE).enumerate();
+            chunks
+                .map(|(k, piece)| {
+                    let mut at = offset + (k * READ_PIECE) as u64;
+                    let len = piece.len();
+                    let read = fill_from(piece, |b| {
+                        let n = input.read_at(b, at)?;
+                        at += n as u64;
+                        Ok(n)
+                    });
+                    (len, read)
+                })
+                .collect()
+        });
         // The bytes read are those up to the first piece that came short:
         // the end of the input (a file that grew meanwhile is read on from
         // there by the next fill, as a reader would), or an error, which
@@ -215,7 +222,8 @@ mod tests {
     }
 
     fn read_all(input: &Pattern, parallel: bool, block: usize) -> io::Result<Vec<u8>> {
-        let mut p = Positional::new(input, parallel);
+        let pool = Pool::default();
+        let mut p = Positional::new(input, parallel, &pool);
         let mut out = Vec::new();
         let mut buf = vec![0; block];
         loop {
@@ -262,7 +270,8 @@ mod tests {
             fail_at: Some((1 << 20) + 5 * READ_PIECE as u64),
             reads: AtomicU64::new(0),
         };
-        let mut p = Positional::new(&input, true);
+        let pool = Pool::default();
+        let mut p = Positional::new(&input, true, &pool);
         let mut buf = vec![0; 1 << 20];
         assert_eq!(p.fill(&mut buf).unwrap(), (1 << 20, false));
         // The bytes before the failing read first, then the error.

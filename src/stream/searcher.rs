@@ -13,6 +13,8 @@
 //! tests run every path and compare).
 
 use std::io::{self, Read};
+#[cfg(feature = "parallel")]
+use std::sync::Arc;
 
 use encoding_rs::Encoding;
 
@@ -22,11 +24,14 @@ use crate::find::finder::Finder;
 use crate::find::found_iri::Hit;
 #[cfg(feature = "parallel")]
 use crate::find::scanner::Candidate;
-use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, ScanState, Scanner};
+use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, Options, ScanState, Scanner};
 use crate::stream::line_counter::LineCounter;
 #[cfg(feature = "parallel")]
 use crate::stream::parallel_pipeline::Locate;
+use crate::stream::pool::Pool;
+use crate::stream::push_scanner::PushScanner;
 use crate::stream::read_at::{Fill, Positional, ReadAt, Sequential};
+use crate::stream::sink::Sink;
 
 /// The default size of a read: 64 KiB.
 pub const DEFAULT_BUFFER_SIZE: usize = 64 * 1024;
@@ -60,11 +65,11 @@ pub struct Summary {
 /// [`Summary::charset`]'s encoding.
 ///
 /// ```
-/// use iriscan::{Finder, Searcher};
+/// use iriscan::{Finder, Hit, Searcher};
 /// let text = "line one\nsee https://example.org/a and mail bob@example.org\n";
 /// let mut found = Vec::new();
 /// Searcher::new(Finder::new())
-///     .scan_reader(text.as_bytes(), |hit| {
+///     .scan_reader(text.as_bytes(), |hit: &Hit| {
 ///         found.push((hit.line(), hit.column(), hit.iri().to_string()));
 ///         Ok(true)
 ///     })
@@ -79,7 +84,7 @@ pub struct Summary {
 /// let mut hits = Vec::new();
 /// let summary = Searcher::new(Finder::new())
 ///     .encoding(Some(encoding_rs::SHIFT_JIS))
-///     .scan_reader(&sjis[..], |hit| {
+///     .scan_reader(&sjis[..], |hit: &Hit| {
 ///         hits.push((hit.start(), hit.end(), hit.iri().to_string()));
 ///         Ok(true)
 ///     })
@@ -89,7 +94,7 @@ pub struct Summary {
 /// let mut uris = Vec::new();
 /// Searcher::new(Finder::new())
 ///     .encoding(Some(encoding_rs::SHIFT_JIS))
-///     .scan_reader(&sjis[..], |hit| {
+///     .scan_reader(&sjis[..], |hit: &Hit| {
 ///         uris.push(hit.to_uri(&iriscan::UriOptions::new()).uri.into_owned());
 ///         Ok(true)
 ///     })
@@ -97,13 +102,14 @@ pub struct Summary {
 /// assert_eq!(uris, ["http://xn--r8jz45g.jp/%E6%A4%9C%E7%B4%A2?q=%93%8C%8B%9E"]);
 /// assert_eq!(summary.charset.name(), "Shift_JIS");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Searcher {
     pub(super) finder: Finder,
     pub(super) buffer_size: usize,
     pub(super) threads: usize,
     pub(super) encoding: Option<&'static Encoding>,
     pub(super) line_numbers: bool,
+    pub(super) pool: Pool,
 }
 
 impl Searcher {
@@ -116,6 +122,7 @@ impl Searcher {
             threads: 1,
             encoding: None,
             line_numbers: true,
+            pool: Pool::default(),
         }
     }
 
@@ -150,13 +157,50 @@ impl Searcher {
     /// input).
     /// Hits come out in the same order as with one thread.
     ///
-    /// The pool is rayon's global pool. The calling thread reads and then
-    /// waits for the pool: for the best throughput, make it one of the
-    /// pool's threads (`rayon::ThreadPoolBuilder::use_current_thread`, as
-    /// the command line does), so that it works on the pool's jobs while it
-    /// waits instead of competing with a full pool for the cores.
+    /// The pool is the one given to `Searcher::pool`, or else the
+    /// pool the calling thread belongs to, or rayon's global pool. The
+    /// calling thread reads and then waits for the pool: for the best
+    /// throughput, make it one of the pool's threads
+    /// (`rayon::ThreadPoolBuilder::use_current_thread`, as the command line
+    /// does), so that it works on the pool's jobs while it waits instead of
+    /// competing with a full pool for the cores.
     pub fn threads(mut self, threads: usize) -> Searcher {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// The rayon pool to scan on with several [`threads`](Searcher::threads)
+    /// (it has no effect with one): the scanning, locating and mapping of
+    /// every block and the reading of a file's pieces run there, not on
+    /// rayon's global pool. The calling thread still reads, delivers to the
+    /// sink and waits; neither the reader nor the sink needs to be `Send`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use iriscan::{Finder, Searcher};
+    /// let pool = rayon::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .thread_name(|i| format!("links-{i}"))
+    ///     .build()
+    ///     .unwrap();
+    /// let searcher = Searcher::new(Finder::new()).threads(2).pool(Arc::new(pool));
+    /// let text = "see https://example.org/ü\n".repeat(50_000);
+    /// let mut mapped_on = std::collections::BTreeSet::new();
+    /// searcher
+    ///     .scan_reader_map(
+    ///         text.as_bytes(),
+    ///         |_hit| std::thread::current().name().unwrap_or("").to_string(),
+    ///         |name| {
+    ///             mapped_on.insert(name);
+    ///             Ok(true)
+    ///         },
+    ///     )
+    ///     .unwrap();
+    /// assert!(mapped_on.iter().all(|name| name.starts_with("links-")));
+    /// ```
+    #[cfg(feature = "parallel")]
+    pub fn pool(mut self, pool: Arc<rayon::ThreadPool>) -> Searcher {
+        self.pool = Pool::given(pool);
         self
     }
 
@@ -167,21 +211,29 @@ impl Searcher {
         self
     }
 
+    /// A scanner for an input the caller pushes chunk by chunk, with this
+    /// searcher's settings (on one thread); see [`PushScanner`].
+    pub fn push_scanner(&self) -> PushScanner {
+        PushScanner::new(self)
+    }
+
     /// The finder whose rules this searcher applies.
     pub fn finder(&self) -> &Finder {
         &self.finder
     }
 
-    /// Scans everything `reader` yields, calling `sink` with each hit
-    /// (valid and invalid, in order; offsets, line and column refer to the
-    /// whole input). The sink returns `Ok(false)` to stop early; its errors
-    /// and read errors end the scan and are returned.
-    pub fn scan_reader<R, F>(&self, reader: R, sink: F) -> io::Result<Summary>
+    /// Scans everything `reader` yields, handing each hit to `sink` (valid
+    /// and invalid, in order; offsets, line and column refer to the whole
+    /// input; see [`Sink`] for `begin`, `finish` and stopping early). The
+    /// sink is any [`Sink`], or a closure `FnMut(&Hit) -> io::Result<bool>`
+    /// that returns `Ok(false)` to stop. The sink's errors and read errors
+    /// end the scan and are returned.
+    pub fn scan_reader<R, S>(&self, reader: R, mut sink: S) -> Result<Summary, S::Error>
     where
         R: Read,
-        F: FnMut(&Hit<'_>) -> io::Result<bool>,
+        S: Sink,
     {
-        self.run(Sequential(reader), &mut Borrowed(sink))
+        self.run(Sequential(reader), &mut ToSink(&mut sink))
     }
 
     /// Like [`scan_reader`](Searcher::scan_reader), for input that can be
@@ -198,7 +250,7 @@ impl Searcher {
     /// let mut count = 0;
     /// let summary = Searcher::new(Finder::new())
     ///     .threads(2)
-    ///     .scan_file(&file, |hit| {
+    ///     .scan_file(&file, |hit: &iriscan::Hit| {
     ///         assert_eq!(hit.iri(), "https://example.org/ü");
     ///         count += 1;
     ///         Ok(true)
@@ -207,13 +259,13 @@ impl Searcher {
     /// assert_eq!((count, summary.bytes), (100_000, 2_700_000));
     /// # std::fs::remove_file(&path).unwrap();
     /// ```
-    pub fn scan_file<F, S>(&self, file: &F, sink: S) -> io::Result<Summary>
+    pub fn scan_file<F, S>(&self, file: &F, mut sink: S) -> Result<Summary, S::Error>
     where
         F: ReadAt + ?Sized,
-        S: FnMut(&Hit<'_>) -> io::Result<bool>,
+        S: Sink,
     {
-        let input = Positional::new(file, self.threads > 1);
-        self.run(input, &mut Borrowed(sink))
+        let input = Positional::new(file, self.threads > 1, &self.pool);
+        self.run(input, &mut ToSink(&mut sink))
     }
 
     /// [`scan_reader_map`](Searcher::scan_reader_map) for input that can be
@@ -225,7 +277,7 @@ impl Searcher {
         M: Fn(&Hit<'_>) -> T + Sync,
         S: FnMut(T) -> io::Result<bool>,
     {
-        let input = Positional::new(file, self.threads > 1);
+        let input = Positional::new(file, self.threads > 1, &self.pool);
         self.run(input, &mut Mapped { map, sink })
     }
 
@@ -262,13 +314,23 @@ impl Searcher {
         self.run(Sequential(reader), &mut Mapped { map, sink })
     }
 
-    fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> io::Result<Summary> {
+    fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> Result<Summary, D::Error> {
         let source = Source::open(reader, self.encoding)?;
-        #[cfg(feature = "parallel")]
-        if self.threads > 1 {
-            return self.run_parallel(source, delivery);
+        if !delivery.begin(source.transcoder.charset())? {
+            let summary = source.summary(0, source.held());
+            delivery.finish(&summary)?;
+            return Ok(summary);
         }
-        self.run_sequential(source, delivery)
+        #[cfg(feature = "parallel")]
+        let summary = if self.threads > 1 {
+            self.run_parallel(source, delivery)?
+        } else {
+            self.run_sequential(source, delivery)?
+        };
+        #[cfg(not(feature = "parallel"))]
+        let summary = self.run_sequential(source, delivery)?;
+        delivery.finish(&summary)?;
+        Ok(summary)
     }
 
     /// One thread: a roll buffer, each hit delivered as the scan finds it.
@@ -276,55 +338,110 @@ impl Searcher {
         &self,
         mut source: Source<R>,
         delivery: &mut D,
-    ) -> io::Result<Summary> {
-        let opts = self.finder.options();
+    ) -> Result<Summary, D::Error> {
         let block = self.buffer_size;
-        // Bytes after the scan bound that a decision may need.
-        let margin = opts.max_len + LOOKAHEAD;
-        let mut buf = RollBuffer::default();
-        let mut base = 0usize;
-        let mut state = ScanState::default();
-        let mut lines = Lines::new(self.line_numbers);
-        let mut hits = 0u64;
-        let mut peak = 0usize;
-        let mut eof = source.fill(&mut buf, block)?;
+        let mut scan = RollScan::new(self.finder.options(), block, self.line_numbers);
+        let mut eof = source.fill(&mut scan.buf, block)?;
         loop {
-            peak = peak.max(buf.capacity() + source.held());
-            let to = decided_up_to(buf.len(), eof, margin);
-            let mut result = Ok(true);
-            if to > state.pos {
-                let window = buf.bytes();
-                let mut scanner = Scanner::new(window, opts);
-                let mut mapper = source.mapper();
-                scanner.scan(&mut state, to, &mut |c| {
-                    let hit = lines.place(
-                        Hit::new(window, c),
-                        window,
-                        base,
-                        c.start,
-                        c.end,
-                        &mut mapper,
-                    );
-                    hits += 1;
-                    result = delivery.one(&hit);
-                    matches!(result, Ok(true))
-                });
+            let go_on = scan.scan(&source, eof, &mut |hit| delivery.one(hit))?;
+            if !go_on || eof {
+                return Ok(source.summary(scan.hits, scan.peak));
             }
-            if !result? || eof {
-                return Ok(source.summary(hits, peak));
-            }
-            // Roll: keep the undecided tail and the context before it —
-            // once there is enough to drop, so that tiny blocks do not move
-            // the tail for every byte.
-            let keep = state.pos.saturating_sub(LOOKBEHIND).min(buf.len());
-            if keep >= block.min(MIN_ROLL) {
-                lines.advance(buf.bytes(), base, base + keep, &mut source.mapper());
-                buf.drop_front(keep);
-                base += keep;
-                state.shift(keep);
-                source.release(lines.released(base));
-            }
-            eof = source.fill(&mut buf, block)?;
+            scan.roll(&mut source);
+            eof = source.fill(&mut scan.buf, block)?;
+        }
+    }
+}
+
+/// The scan of one thread over a roll buffer, between fills: the bytes at
+/// hand, where the scan is, the lines counted so far. The searcher fills
+/// it from a reader, the [`PushScanner`](crate::PushScanner) from the
+/// chunks it is given.
+pub(super) struct RollScan {
+    opts: Options,
+    /// The least a roll drops (see [`MIN_ROLL`]).
+    min_roll: usize,
+    /// Bytes after the scan bound that a decision may need.
+    margin: usize,
+    /// The decoded input from offset `base` on.
+    pub(super) buf: RollBuffer,
+    base: usize,
+    state: ScanState,
+    lines: Lines,
+    /// Hits delivered.
+    pub(super) hits: u64,
+    /// The most bytes the buffers held.
+    pub(super) peak: usize,
+}
+
+impl RollScan {
+    pub(super) fn new(opts: Options, block: usize, line_numbers: bool) -> RollScan {
+        RollScan {
+            opts,
+            min_roll: block.min(MIN_ROLL),
+            margin: opts.max_len + LOOKAHEAD,
+            buf: RollBuffer::default(),
+            base: 0,
+            state: ScanState::default(),
+            lines: Lines::new(line_numbers),
+            hits: 0,
+            peak: 0,
+        }
+    }
+
+    /// Hands every hit that the bytes at hand decide (all of them when
+    /// `at_end`) to `deliver`, in order; returns whether to go on.
+    pub(super) fn scan<R, E>(
+        &mut self,
+        source: &Source<R>,
+        at_end: bool,
+        deliver: &mut impl FnMut(&Hit<'_>) -> Result<bool, E>,
+    ) -> Result<bool, E> {
+        self.peak = self.peak.max(self.buf.capacity() + source.held());
+        let to = decided_up_to(self.buf.len(), at_end, self.margin);
+        let mut result = Ok(true);
+        if to > self.state.pos {
+            let window = self.buf.bytes();
+            let (lines, hits, base) = (&mut self.lines, &mut self.hits, self.base);
+            let mut mapper = source.mapper();
+            Scanner::new(window, self.opts).scan(&mut self.state, to, &mut |c| {
+                let hit = lines.place(
+                    Hit::new(window, c),
+                    window,
+                    base,
+                    c.start,
+                    c.end,
+                    &mut mapper,
+                );
+                *hits += 1;
+                result = deliver(&hit);
+                matches!(result, Ok(true))
+            });
+        }
+        result
+    }
+
+    /// Rolls: keeps the undecided tail and the context before it — once
+    /// there is enough to drop, so that tiny blocks do not move the tail
+    /// for every byte — and lets the decoder forget what no hit still
+    /// needs.
+    pub(super) fn roll<R>(&mut self, source: &mut Source<R>) {
+        let keep = self
+            .state
+            .pos
+            .saturating_sub(LOOKBEHIND)
+            .min(self.buf.len());
+        if keep >= self.min_roll {
+            self.lines.advance(
+                self.buf.bytes(),
+                self.base,
+                self.base + keep,
+                &mut source.mapper(),
+            );
+            self.buf.drop_front(keep);
+            self.base += keep;
+            self.state.shift(keep);
+            source.release(self.lines.released(self.base));
         }
     }
 }
@@ -347,7 +464,16 @@ pub(super) trait Delivery {
     /// What locating a hit gives, to be delivered.
     type Item<'h>: Send;
 
-    fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool>;
+    /// What delivering fails with; read errors are converted into it.
+    type Error: From<io::Error>;
+
+    /// The scan begins (see [`Sink::begin`]).
+    fn begin(&mut self, charset: &Charset) -> Result<bool, Self::Error>;
+
+    fn one(&mut self, hit: &Hit<'_>) -> Result<bool, Self::Error>;
+
+    /// The scan ended without an error (see [`Sink::finish`]).
+    fn finish(&mut self, summary: &Summary) -> Result<(), Self::Error>;
 
     #[cfg(feature = "parallel")]
     /// Locates (and maps) the hits of a window's pieces, on the pool.
@@ -367,23 +493,35 @@ pub(super) trait Delivery {
     /// Hands located hits to the sink, in order, or keeps them for
     /// [`flush`](Delivery::flush) (hits that borrow the buffer are
     /// delivered at once); returns whether to go on, and what was kept.
-    fn keep(&mut self, located: Vec<Vec<Self::Item<'_>>>)
-    -> io::Result<(bool, Option<Self::Kept>)>;
+    fn keep(
+        &mut self,
+        located: Vec<Vec<Self::Item<'_>>>,
+    ) -> Result<(bool, Option<Self::Kept>), Self::Error>;
 
     #[cfg(feature = "parallel")]
     /// Hands what [`keep`](Delivery::keep) kept to the sink, in order;
     /// returns whether to go on.
-    fn flush(&mut self, kept: Self::Kept) -> io::Result<bool>;
+    fn flush(&mut self, kept: Self::Kept) -> Result<bool, Self::Error>;
 }
 
-/// The hits themselves, borrowed, to a sink (`scan_reader`).
-struct Borrowed<F>(F);
+/// The hits themselves, borrowed, to a [`Sink`] (`scan_reader`).
+struct ToSink<'s, S>(&'s mut S);
 
-impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
+impl<S: Sink> Delivery for ToSink<'_, S> {
     type Item<'h> = Hit<'h>;
 
-    fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
-        (self.0)(hit)
+    type Error = S::Error;
+
+    fn begin(&mut self, charset: &Charset) -> Result<bool, S::Error> {
+        self.0.begin(charset)
+    }
+
+    fn one(&mut self, hit: &Hit<'_>) -> Result<bool, S::Error> {
+        self.0.matched(hit)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> Result<(), S::Error> {
+        self.0.finish(summary)
     }
 
     #[cfg(feature = "parallel")]
@@ -395,9 +533,9 @@ impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
     type Kept = ();
 
     #[cfg(feature = "parallel")]
-    fn keep(&mut self, located: Vec<Vec<Hit<'_>>>) -> io::Result<(bool, Option<()>)> {
+    fn keep(&mut self, located: Vec<Vec<Hit<'_>>>) -> Result<(bool, Option<()>), S::Error> {
         for hit in located.iter().flatten() {
-            if !(self.0)(hit)? {
+            if !self.0.matched(hit)? {
                 return Ok((false, None));
             }
         }
@@ -405,7 +543,7 @@ impl<F: FnMut(&Hit<'_>) -> io::Result<bool>> Delivery for Borrowed<F> {
     }
 
     #[cfg(feature = "parallel")]
-    fn flush(&mut self, (): ()) -> io::Result<bool> {
+    fn flush(&mut self, (): ()) -> Result<bool, S::Error> {
         Ok(true)
     }
 }
@@ -425,8 +563,18 @@ where
 {
     type Item<'h> = T;
 
+    type Error = io::Error;
+
+    fn begin(&mut self, _: &Charset) -> io::Result<bool> {
+        Ok(true)
+    }
+
     fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
         (self.sink)((self.map)(hit))
+    }
+
+    fn finish(&mut self, _: &Summary) -> io::Result<()> {
+        Ok(())
     }
 
     #[cfg(feature = "parallel")]
@@ -644,18 +792,7 @@ impl<R: Fill> Source<R> {
         let mut raw = RollBuffer::default();
         let mut bytes = 0;
         let done = read_up_to(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?;
-        let charset = match encoding {
-            Some(e) => Charset::given(e, raw.bytes()),
-            None => detect(raw.bytes(), done),
-        };
-        Ok(Source {
-            reader,
-            raw,
-            decoded: Vec::new(),
-            transcoder: Transcoder::new(&charset),
-            done,
-            bytes,
-        })
+        Ok(Source::with_prefix(reader, raw, done, bytes, encoding))
     }
 
     /// Reads about `block` more bytes and appends their UTF-8 to `out`;
@@ -671,31 +808,86 @@ impl<R: Fill> Source<R> {
             if !self.done && have < block {
                 self.done = read_up_to(&mut self.reader, out, block - have, &mut self.bytes)?;
             }
-            let pushed = out.len() - start;
-            let utf8 = self
-                .transcoder
-                .push(&out.bytes()[start..], self.done, &mut self.decoded)
-                .len();
-            if utf8 < pushed {
-                out.remove(start, start + pushed - utf8);
-            }
+            self.decode_in_place(out, start);
             return Ok(self.done);
         }
         if !self.done && self.raw.len() < block {
             let want = block - self.raw.len();
             self.done = read_up_to(&mut self.reader, &mut self.raw, want, &mut self.bytes)?;
         }
+        self.decode_raw(out);
+        Ok(self.done)
+    }
+}
+
+impl<R> Source<R> {
+    /// The source of an input whose first `bytes` bytes are read into
+    /// `raw` (`done`: that is all of it): the charset is the one given, or
+    /// the one detected in the first [`DETECTION_PREFIX_LEN`] bytes.
+    pub(super) fn with_prefix(
+        reader: R,
+        raw: RollBuffer,
+        done: bool,
+        bytes: u64,
+        encoding: Option<&'static Encoding>,
+    ) -> Source<R> {
+        let prefix = &raw.bytes()[..raw.len().min(DETECTION_PREFIX_LEN)];
+        let charset = match encoding {
+            Some(e) => Charset::given(e, prefix),
+            None => detect(prefix, done),
+        };
+        Source {
+            reader,
+            raw,
+            decoded: Vec::new(),
+            transcoder: Transcoder::new(&charset),
+            done,
+            bytes,
+        }
+    }
+
+    /// Takes the next chunk of an input pushed chunk by chunk (`last`: the
+    /// final one) and appends its UTF-8 to `out`, as [`fill`](Source::fill)
+    /// does with what it reads.
+    pub(super) fn push(&mut self, chunk: &[u8], last: bool, out: &mut RollBuffer) {
+        self.bytes += chunk.len() as u64;
+        self.done = last;
+        if self.transcoder.is_identity() {
+            let start = out.len();
+            out.extend(self.raw.bytes());
+            self.raw = RollBuffer::default();
+            out.extend(chunk);
+            self.decode_in_place(out, start);
+        } else {
+            self.raw.extend(chunk);
+            self.decode_raw(out);
+        }
+    }
+
+    /// Passes the UTF-8 appended to `out` from `start` on through the
+    /// (identity) transcoder, which counts malformed sequences, and drops
+    /// the BOM bytes it skips.
+    fn decode_in_place(&mut self, out: &mut RollBuffer, start: usize) {
+        let pushed = out.len() - start;
+        let utf8 = self
+            .transcoder
+            .push(&out.bytes()[start..], self.done, &mut self.decoded)
+            .len();
+        if utf8 < pushed {
+            out.remove(start, start + pushed - utf8);
+        }
+    }
+
+    /// Decodes the raw bytes read and appends their UTF-8 to `out`.
+    fn decode_raw(&mut self, out: &mut RollBuffer) {
         self.decoded.clear();
         let utf8 = self
             .transcoder
             .push(self.raw.bytes(), self.done, &mut self.decoded);
         out.extend(utf8);
         self.raw.clear();
-        Ok(self.done)
     }
-}
 
-impl<R> Source<R> {
     pub(super) fn held(&self) -> usize {
         self.raw.capacity() + self.decoded.capacity()
     }
