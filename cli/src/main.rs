@@ -1,4 +1,4 @@
-//! `iriscan`: find IRIs in files and print them (PRODUCT.md §4).
+//! `iriscan`: find IRIs in files and print them (docs/rules.md §4).
 //!
 //! The program is a pipeline of separate steps, each in its own module:
 //!

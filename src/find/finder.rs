@@ -9,7 +9,7 @@ use crate::find::scanner::{Candidate, Kind, MIN_MAX_LEN, Options, ScanState, Sca
 use crate::iri::parse::{ParseError, Rule, Syntax, parse};
 use crate::stream::line_counter::LineCounter;
 
-/// Finds IRIs in UTF-8 text (PRODUCT.md §1).
+/// Finds IRIs in UTF-8 text (docs/rules.md §1).
 ///
 /// A `Finder` is a small, immutable configuration; build it once and use it
 /// for every input, from any number of threads.

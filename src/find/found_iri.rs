@@ -192,7 +192,7 @@ impl<'h> Hit<'h> {
     }
 
     /// Whether the IRI is valid (RFC 3987bis §2.2 `IRI`, accepting the
-    /// Legacy Extended IRI characters of PRODUCT.md §1.2).
+    /// Legacy Extended IRI characters of docs/rules.md §1.2).
     pub fn is_valid(&self) -> bool {
         !matches!(self.verdict, Verdict::Invalid(_))
     }

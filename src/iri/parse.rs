@@ -31,7 +31,7 @@
 //! assert_eq!((err.position(), err.rule()), (20, "ipath-abempty"));
 //! assert_eq!(err.to_string(), "invalid character '^' at byte 20 in ipath-abempty");
 //!
-//! // Running text carries `^`, `{}` and `[]` in real links (PRODUCT.md §1.2).
+//! // Running text carries `^`, `{}` and `[]` in real links (docs/rules.md §1.2).
 //! assert!(parse("http://example.org/a^b", Rule::Iri, Syntax::Text).is_ok());
 //! ```
 //!
@@ -100,7 +100,7 @@ pub enum Syntax {
     /// allowed everywhere (`iprivate` becomes redundant) and so are the
     /// bidi formatting characters.
     Leiri,
-    /// What iriscan accepts in running text (PRODUCT.md §1.2, last
+    /// What iriscan accepts in running text (docs/rules.md §1.2, last
     /// paragraph): [`Syntax::Iri`] plus `{` `}` `^` `[` `]` in the userinfo,
     /// path, query and fragment — never in the host or the port — because
     /// real links carry them (`?sourcedoc={guid}`, `q=repo:^src`,

@@ -56,7 +56,7 @@ pub struct Summary {
 /// charset of the WHATWG Encoding Standard.
 ///
 /// The charset is the one given with [`encoding`](Searcher::encoding), or
-/// else chosen from the first 64 KiB (PRODUCT.md §3): a BOM, a declaration
+/// else chosen from the first 64 KiB (docs/rules.md §3): a BOM, a declaration
 /// (MIME `Content-Type`, HTML `<meta>`, XML), valid UTF-8, or chardetng's
 /// guess. The scanner reads the UTF-8 it decodes to; every hit's `start`
 /// and `end` are nevertheless byte offsets into the input as given (its
