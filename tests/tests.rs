@@ -32,6 +32,7 @@ mod normalize_suite;
 mod parse_props;
 mod paths;
 mod proptest_policy;
+mod readme_library;
 mod resolve_suite;
 mod rules;
 mod scripts;
