@@ -102,5 +102,6 @@ pub use iri::to_iri::{IriOptions, to_iri};
 pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
 pub use stream::push_scanner::PushScanner;
 pub use stream::read_at::ReadAt;
-pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher, Summary};
+pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher};
 pub use stream::sink::{BorrowedSink, Sink};
+pub use stream::summary::Summary;

@@ -706,6 +706,10 @@ fn a_push_scanner_drives_a_sink_like_the_searcher() {
         stopping.events.last(),
         Some(&Event::Finish(summary.bytes, 2))
     );
+    // Finishing again calls nothing.
+    let events = stopping.events.len();
+    assert_eq!(scanner.finish_to(&mut stopping).unwrap(), summary);
+    assert_eq!(stopping.events.len(), events);
 
     // A sink that fails: its error, then nothing, not even the finish.
     let mut failing = Recorder {

@@ -3,10 +3,11 @@
 //! Every reader of the library starts the same way: read the first
 //! [`DETECTION_PREFIX_LEN`] bytes (or the whole input, if it is shorter),
 //! choose the charset from them — the caller's encoding if it gave one,
-//! else [`detect`] — and decode from there. [`Opened::open`] is that start,
-//! written once: the [`Searcher`](crate::Searcher) scans what it opens, and
-//! a [`DecodingReader`] hands it out as UTF-8 to any code that wants text
-//! and not hits (one IRI reference per line, say).
+//! else [`detect`] — and decode from there. The choice is written once,
+//! [`Charset::for_input`]; the [`Searcher`](crate::Searcher) and the
+//! [`PushScanner`](crate::PushScanner) scan what they open with it, and a
+//! [`DecodingReader`] hands it out as UTF-8 to any code that wants text and
+//! not hits (one IRI reference per line, say).
 //!
 //! ```
 //! use std::io::Read;
@@ -26,7 +27,9 @@ use std::io::{self, Read};
 
 use encoding_rs::Encoding;
 
-use crate::charset::detect::{Charset, DETECTION_PREFIX_LEN, detect};
+#[cfg(doc)]
+use crate::charset::detect::detect;
+use crate::charset::detect::{Charset, DETECTION_PREFIX_LEN};
 use crate::charset::transcoder::Transcoder;
 
 /// An input whose charset has been chosen: the reader, the bytes read so
@@ -50,10 +53,7 @@ impl<R: Read> Opened<R> {
     ) -> io::Result<Opened<R>> {
         let mut prefix = Vec::new();
         let done = read_up_to(&mut reader, &mut prefix, DETECTION_PREFIX_LEN)?;
-        let charset = match encoding {
-            Some(e) => Charset::given(e, &prefix),
-            None => detect(&prefix, done),
-        };
+        let charset = Charset::for_input(&prefix, done, encoding);
         Ok(Opened {
             reader,
             prefix,

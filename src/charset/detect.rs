@@ -173,6 +173,29 @@ impl Charset {
         }
     }
 
+    /// The charset of an input that starts with `prefix` (its first
+    /// [`DETECTION_PREFIX_LEN`] bytes, or all of it when `is_whole_input`):
+    /// the `given` encoding if the caller named one ([`Charset::given`]),
+    /// else the rules of [`detect`]. Every reader of the library chooses
+    /// its charset here.
+    ///
+    /// ```
+    /// use iriscan::{Charset, CharsetSource};
+    /// let sjis = encoding_rs::SHIFT_JIS;
+    /// assert_eq!(Charset::for_input(b"abc", true, Some(sjis)).source(), CharsetSource::Label);
+    /// assert_eq!(Charset::for_input(b"abc", true, None).source(), CharsetSource::Utf8);
+    /// ```
+    pub fn for_input(
+        prefix: &[u8],
+        is_whole_input: bool,
+        given: Option<&'static Encoding>,
+    ) -> Charset {
+        match given {
+            Some(e) => Charset::given(e, prefix),
+            None => detect(prefix, is_whole_input),
+        }
+    }
+
     /// The encoding (an encoding_rs static; its `name()` is the WHATWG
     /// name).
     pub fn encoding(&self) -> &'static Encoding {

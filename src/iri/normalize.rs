@@ -1024,6 +1024,33 @@ mod tests {
         assert_eq!(normalize("s:/\u{212A}", &nfc).unwrap(), "s:/K");
     }
 
+    #[test]
+    fn white_space_an_iri_cannot_hold_stays_encoded_in_the_iri_form() {
+        // WORD JOINER, MONGOLIAN VOWEL SEPARATOR, ZERO WIDTH SPACE, NBSP:
+        // decoded, they would end the IRI where a scanner finds it again
+        // (docs/rules.md §1.2); the key keeps them encoded, in upper case.
+        let opts = NormalizeOptions::new();
+        for (triplets, c) in [
+            ("%E2%81%A0", '\u{2060}'),
+            ("%e1%a0%8e", '\u{180E}'),
+            ("%E2%80%8B", '\u{200B}'),
+            ("%C2%A0", '\u{A0}'),
+        ] {
+            let iri = format!("http://a.example/x{triplets}y");
+            let key = normalize(&iri, &opts).unwrap();
+            assert_eq!(
+                key,
+                format!("http://a.example/x{}y", triplets.to_uppercase())
+            );
+            assert!(!key.contains(c));
+        }
+        // Letters are decoded as before.
+        assert_eq!(
+            normalize("http://a.example/caf%C3%A9", &opts).unwrap(),
+            "http://a.example/café"
+        );
+    }
+
     // --- scheme-based normalization (§5.3.3) ---------------------------
 
     #[test]

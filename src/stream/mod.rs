@@ -3,7 +3,9 @@
 //! or several, with line numbers, each hit handed to the caller in input
 //! order.
 
+pub(crate) mod delivery;
 pub(crate) mod line_counter;
+pub(crate) mod locating;
 #[cfg(feature = "parallel")]
 mod parallel_pipeline;
 #[cfg(feature = "parallel")]
@@ -11,5 +13,9 @@ pub(crate) mod parallel_scan;
 pub(crate) mod pool;
 pub(crate) mod push_scanner;
 pub(crate) mod read_at;
+pub(crate) mod roll_buffer;
+pub(crate) mod roll_scan;
 pub(crate) mod searcher;
 pub(crate) mod sink;
+pub(crate) mod source;
+pub(crate) mod summary;

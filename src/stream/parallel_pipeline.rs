@@ -3,18 +3,16 @@
 
 use std::io;
 
-use rayon::prelude::*;
-
-use super::searcher::{
-    Delivery, Lines, Mapper, RollBuffer, Searcher, Source, Summary, decided_up_to,
-};
-use crate::charset::transcoder::Transcoder;
-use crate::find::found_iri::Hit;
 use crate::find::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState};
-use crate::stream::line_counter::count_region;
+use crate::stream::delivery::{Delivery, Locate};
+use crate::stream::locating::Lines;
 use crate::stream::parallel_scan::{MIN_PIECE, scan_window};
-use crate::stream::pool::Pool;
 use crate::stream::read_at::Fill;
+use crate::stream::roll_buffer::RollBuffer;
+use crate::stream::roll_scan::decided_up_to;
+use crate::stream::searcher::Searcher;
+use crate::stream::source::Source;
+use crate::stream::summary::Summary;
 
 /// The block each thread gets when scanning in parallel.
 const PARALLEL_BLOCK: usize = 512 << 10;
@@ -198,101 +196,4 @@ struct Slot {
 
 fn count(pieces: &[Vec<Candidate>]) -> u64 {
     pieces.iter().map(|p| p.len() as u64).sum()
-}
-
-/// What locating a window's hits needs.
-pub(super) struct Locate<'a, 'h> {
-    lines: &'a mut Lines,
-    window: &'h [u8],
-    base: usize,
-    transcoder: &'a Transcoder,
-    pool: &'a Pool,
-}
-
-impl<'h> Locate<'_, 'h> {
-    /// Gives the hits of a window's pieces their place in the input
-    /// (original offsets, line, column) and applies `f`, on the pool: the
-    /// newlines between the pieces' first hits are counted in parallel and
-    /// summed, and each piece is located from its seed. Leaves `lines` as
-    /// locating the hits one by one would. Runs in the searcher's pool.
-    pub(super) fn locate<T, F>(&mut self, pieces: &[Vec<Candidate>], f: F) -> Vec<Vec<T>>
-    where
-        T: Send,
-        F: Fn(Hit<'h>) -> T + Sync,
-    {
-        let (window, base, transcoder, pool) = (self.window, self.base, self.transcoder, self.pool);
-        let pieces: Vec<&Vec<Candidate>> = pieces.iter().filter(|p| !p.is_empty()).collect();
-        if pieces.is_empty() {
-            return Vec::new();
-        }
-        let starts: Vec<usize> = pieces.iter().map(|p| base + p[0].start).collect();
-        // The seed of each piece: the line counter at its first hit.
-        let lines = &mut *self.lines;
-        lines.advance(window, base, starts[0], &mut Mapper::of(transcoder));
-        let mut seeds = vec![(lines.counter.clone(), lines.line_start_original)];
-        if lines.enabled {
-            let gaps: Vec<(u64, Option<usize>)> = pool.install(|| {
-                starts
-                    .par_windows(2)
-                    .map(|w| count_region(window, base, w[0], w[1]))
-                    .collect()
-            });
-            for (k, &(n, last)) in gaps.iter().enumerate() {
-                let (prev, prev_original) = &seeds[k];
-                let next = prev.after(n, last, starts[k + 1]);
-                // A new line start is mapped by the piece's own mapper.
-                let original = if last.is_some() {
-                    usize::MAX
-                } else {
-                    *prev_original
-                };
-                seeds.push((next, original));
-            }
-        } else {
-            seeds.resize(starts.len(), seeds[0].clone());
-        }
-        let enabled = lines.enabled;
-        let f = &f;
-        let located: Vec<(Vec<T>, Lines)> = pool.install(|| {
-            pieces
-                .into_par_iter()
-                .zip(seeds.into_par_iter())
-                // A job a piece (see `parallel::scan_window`).
-                .with_max_len(1)
-                .map(|(piece, (counter, original))| {
-                    let mut mapper = Mapper::of(transcoder);
-                    let line_start_original = if original == usize::MAX {
-                        mapper.start(counter.line_start())
-                    } else {
-                        original
-                    };
-                    let mut local = Lines {
-                        enabled,
-                        counter,
-                        line_start_original,
-                    };
-                    let out = piece
-                        .iter()
-                        .map(|&c| {
-                            f(local.place(
-                                Hit::new(window, c),
-                                window,
-                                base,
-                                c.start,
-                                c.end,
-                                &mut mapper,
-                            ))
-                        })
-                        .collect();
-                    (out, local)
-                })
-                .collect()
-        });
-        let mut out = Vec::with_capacity(located.len());
-        for (piece, local) in located {
-            out.push(piece);
-            *lines = local;
-        }
-        out
-    }
 }

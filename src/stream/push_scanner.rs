@@ -17,8 +17,12 @@ use encoding_rs::Encoding;
 
 use crate::charset::detect::{Charset, DETECTION_PREFIX_LEN};
 use crate::find::found_iri::Hit;
-use crate::stream::searcher::{RollBuffer, RollScan, Searcher, Source, Summary};
+use crate::stream::roll_buffer::RollBuffer;
+use crate::stream::roll_scan::RollScan;
+use crate::stream::searcher::Searcher;
 use crate::stream::sink::Sink;
+use crate::stream::source::Source;
+use crate::stream::summary::Summary;
 
 /// Finds the hits of an input pushed chunk by chunk, in bounded memory.
 ///
@@ -71,7 +75,8 @@ enum State {
     Stopped,
     /// The sink failed: chunks are ignored, the sink is not finished.
     Failed,
-    /// The last chunk was pushed.
+    /// The last chunk was pushed, or the stopped scan was finished: the
+    /// sink has had its `finish`.
     Finished,
 }
 
@@ -147,10 +152,11 @@ impl PushScanner {
     /// its [`finish`](Sink::finish) (unless it failed), and returns the
     /// summary. Once finished, calls nothing and returns the summary again.
     pub fn finish_to<S: Sink>(&mut self, sink: &mut S) -> Result<Summary, S::Error> {
-        let finishing = self.state != State::Finished;
+        let finishing = matches!(self.state, State::Open | State::Stopped);
         self.feed(&[], true, sink)?;
         let summary = self.summary_now();
         if finishing && self.state != State::Failed {
+            self.state = State::Finished;
             sink.finish(&summary)?;
         }
         Ok(summary)
@@ -262,5 +268,13 @@ impl Sink for Owned<'_> {
     fn matched(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
         self.0.push(hit.clone().into_owned());
         Ok(true)
+    }
+}
+
+impl Searcher {
+    /// A scanner for an input the caller pushes chunk by chunk, with this
+    /// searcher's settings (on one thread); see [`PushScanner`].
+    pub fn push_scanner(&self) -> PushScanner {
+        PushScanner::new(self)
     }
 }

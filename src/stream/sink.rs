@@ -10,7 +10,7 @@ use std::io;
 
 use crate::charset::detect::Charset;
 use crate::find::found_iri::Hit;
-use crate::stream::searcher::Summary;
+use crate::stream::summary::Summary;
 
 /// What a scan does with its hits.
 ///

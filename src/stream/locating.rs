@@ -1,0 +1,106 @@
+//! Giving hits their place in the input: line, column and byte offsets in
+//! the original (not decoded) bytes, counted incrementally as hits come in
+//! order.
+
+use encoding_rs::Encoding;
+
+use crate::charset::transcoder::{OffsetMapper, Transcoder};
+use crate::find::found_iri::Hit;
+use crate::stream::line_counter::LineCounter;
+
+/// Line numbers and columns of hits; columns count bytes of the original
+/// input, so the start of each line is mapped back when it is found.
+#[derive(Default)]
+pub(super) struct Lines {
+    /// Lines are counted (else every hit is at line 0, column 0).
+    pub(super) enabled: bool,
+    pub(super) counter: LineCounter,
+    /// Original offset of the current line's start.
+    pub(super) line_start_original: usize,
+}
+
+impl Lines {
+    pub(super) fn new(enabled: bool) -> Lines {
+        Lines {
+            enabled,
+            ..Lines::default()
+        }
+    }
+
+    pub(super) fn advance(
+        &mut self,
+        window: &[u8],
+        base: usize,
+        pos: usize,
+        mapper: &mut Mapper<'_>,
+    ) {
+        if !self.enabled {
+            return;
+        }
+        let before = self.counter.line_start();
+        self.counter.advance(window, base, pos);
+        if self.counter.line_start() != before {
+            self.line_start_original = mapper.start(self.counter.line_start());
+        }
+    }
+
+    /// Gives a hit its place in the input: original offsets, line, column.
+    pub(super) fn place<'h>(
+        &mut self,
+        hit: Hit<'h>,
+        window: &[u8],
+        base: usize,
+        start: usize,
+        end: usize,
+        mapper: &mut Mapper<'_>,
+    ) -> Hit<'h> {
+        self.advance(window, base, base + start, mapper);
+        let original = mapper.range(base + start, base + end);
+        let (line, column) = if self.enabled {
+            (
+                self.counter.line(),
+                (original.start - self.line_start_original) as u64 + 1,
+            )
+        } else {
+            (0, 0)
+        };
+        hit.locate(original.start, original.end, line, column)
+            .in_document(mapper.encoding)
+    }
+
+    /// How far back the decoder may forget: nothing the line start or a
+    /// later hit may still need.
+    pub(super) fn released(&self, base: usize) -> usize {
+        if self.enabled {
+            base.min(self.counter.counted())
+        } else {
+            base
+        }
+    }
+}
+
+/// Maps UTF-8 offsets of the decoded text to offsets of the input, for
+/// lookups in increasing order (the transcoder's mapper keeps its place).
+pub(super) struct Mapper<'t> {
+    pub(super) inner: OffsetMapper<'t>,
+    pub(super) encoding: &'static Encoding,
+}
+
+impl Mapper<'_> {
+    pub(super) fn of(transcoder: &Transcoder) -> Mapper<'_> {
+        Mapper {
+            inner: transcoder.mapper(),
+            encoding: transcoder.charset().encoding(),
+        }
+    }
+
+    pub(super) fn start(&mut self, utf8: usize) -> usize {
+        // The map answers for every offset not released; a released one
+        // cannot be asked for (see `Lines::released`).
+        self.inner.original_start(utf8).unwrap_or(0)
+    }
+
+    pub(super) fn range(&mut self, start: usize, end: usize) -> std::ops::Range<usize> {
+        self.inner.original_range(start..end).unwrap_or(start..end)
+    }
+}

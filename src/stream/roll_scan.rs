@@ -1,0 +1,117 @@
+//! The scan of one thread over a roll buffer: decide every trigger the
+//! bytes at hand decide, deliver the hits in order, roll the undecided tail
+//! to the front. The [`Searcher`](crate::Searcher) fills it from a reader,
+//! the [`PushScanner`](crate::PushScanner) from pushed chunks.
+
+use crate::find::found_iri::Hit;
+use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, Options, ScanState, Scanner};
+use crate::stream::locating::Lines;
+use crate::stream::roll_buffer::RollBuffer;
+use crate::stream::source::Source;
+
+/// The scan of one thread over a roll buffer, between fills: the bytes at
+/// hand, where the scan is, the lines counted so far. The searcher fills
+/// it from a reader, the [`PushScanner`](crate::PushScanner) from the
+/// chunks it is given.
+pub(super) struct RollScan {
+    opts: Options,
+    /// The least a roll drops (see [`MIN_ROLL`]).
+    min_roll: usize,
+    /// Bytes after the scan bound that a decision may need.
+    margin: usize,
+    /// The decoded input from offset `base` on.
+    pub(super) buf: RollBuffer,
+    base: usize,
+    state: ScanState,
+    lines: Lines,
+    /// Hits delivered.
+    pub(super) hits: u64,
+    /// The most bytes the buffers held.
+    pub(super) peak: usize,
+}
+
+impl RollScan {
+    pub(super) fn new(opts: Options, block: usize, line_numbers: bool) -> RollScan {
+        RollScan {
+            opts,
+            min_roll: block.min(MIN_ROLL),
+            margin: opts.max_len + LOOKAHEAD,
+            buf: RollBuffer::default(),
+            base: 0,
+            state: ScanState::default(),
+            lines: Lines::new(line_numbers),
+            hits: 0,
+            peak: 0,
+        }
+    }
+
+    /// Hands every hit that the bytes at hand decide (all of them when
+    /// `at_end`) to `deliver`, in order; returns whether to go on.
+    pub(super) fn scan<R, E>(
+        &mut self,
+        source: &Source<R>,
+        at_end: bool,
+        deliver: &mut impl FnMut(&Hit<'_>) -> Result<bool, E>,
+    ) -> Result<bool, E> {
+        self.peak = self.peak.max(self.buf.capacity() + source.held());
+        let to = decided_up_to(self.buf.len(), at_end, self.margin);
+        let mut result = Ok(true);
+        if to > self.state.pos {
+            let window = self.buf.bytes();
+            let (lines, hits, base) = (&mut self.lines, &mut self.hits, self.base);
+            let mut mapper = source.mapper();
+            Scanner::new(window, self.opts).scan(&mut self.state, to, &mut |c| {
+                let hit = lines.place(
+                    Hit::new(window, c),
+                    window,
+                    base,
+                    c.start,
+                    c.end,
+                    &mut mapper,
+                );
+                *hits += 1;
+                result = deliver(&hit);
+                matches!(result, Ok(true))
+            });
+        }
+        result
+    }
+
+    /// Rolls: keeps the undecided tail and the context before it — once
+    /// there is enough to drop, so that tiny blocks do not move the tail
+    /// for every byte — and lets the decoder forget what no hit still
+    /// needs.
+    pub(super) fn roll<R>(&mut self, source: &mut Source<R>) {
+        let keep = self
+            .state
+            .pos
+            .saturating_sub(LOOKBEHIND)
+            .min(self.buf.len());
+        if keep >= self.min_roll {
+            self.lines.advance(
+                self.buf.bytes(),
+                self.base,
+                self.base + keep,
+                &mut source.mapper(),
+            );
+            self.buf.drop_front(keep);
+            self.base += keep;
+            self.state.shift(keep);
+            source.release(self.lines.released(self.base));
+        }
+    }
+}
+
+/// Where to scan triggers up to in `len` bytes at hand: every trigger whose
+/// outcome they decide (all of them at the end of the input; else those
+/// with `margin` bytes after them).
+pub(super) fn decided_up_to(len: usize, at_end: bool, margin: usize) -> usize {
+    if at_end {
+        len
+    } else {
+        len.saturating_sub(margin)
+    }
+}
+
+/// The least a roll drops (unless the block is smaller).
+const MIN_ROLL: usize = 4096;

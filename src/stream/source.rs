@@ -1,0 +1,177 @@
+//! The input of a scan: raw bytes read from a reader (or pushed), its
+//! charset chosen, decoded to UTF-8 and appended to the scan buffer.
+
+use std::io;
+
+use encoding_rs::Encoding;
+
+use crate::charset::detect::{Charset, DETECTION_PREFIX_LEN};
+use crate::charset::transcoder::Transcoder;
+use crate::stream::locating::Mapper;
+use crate::stream::read_at::Fill;
+use crate::stream::roll_buffer::RollBuffer;
+use crate::stream::summary::Summary;
+
+/// The input: raw bytes read, decoded to UTF-8 appended to the scan buffer.
+pub(super) struct Source<R> {
+    pub(super) reader: R,
+    pub(super) raw: RollBuffer,
+    /// The transcoder's output (for the identity, `raw` is the output).
+    pub(super) decoded: Vec<u8>,
+    pub(super) transcoder: Transcoder,
+    /// The whole raw input has been read (and pushed with `last`).
+    pub(super) done: bool,
+    pub(super) bytes: u64,
+}
+
+impl<R: Fill> Source<R> {
+    /// Reads the first bytes (up to the detection prefix, or to the end) and
+    /// chooses the charset.
+    pub(super) fn open(
+        mut reader: R,
+        encoding: Option<&'static Encoding>,
+    ) -> io::Result<Source<R>> {
+        let mut raw = RollBuffer::default();
+        let mut bytes = 0;
+        let done = read_up_to(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?;
+        Ok(Source::with_prefix(reader, raw, done, bytes, encoding))
+    }
+
+    /// Reads about `block` more bytes and appends their UTF-8 to `out`;
+    /// returns whether the input ended (all of it decoded).
+    pub(super) fn fill(&mut self, out: &mut RollBuffer, block: usize) -> io::Result<bool> {
+        if self.transcoder.is_identity() {
+            // UTF-8: read straight into the scan buffer (the transcoder
+            // only counts malformed sequences and skips a BOM).
+            let start = out.len();
+            out.extend(self.raw.bytes());
+            self.raw = RollBuffer::default();
+            let have = out.len() - start;
+            if !self.done && have < block {
+                self.done = read_up_to(&mut self.reader, out, block - have, &mut self.bytes)?;
+            }
+            self.decode_in_place(out, start);
+            return Ok(self.done);
+        }
+        if !self.done && self.raw.len() < block {
+            let want = block - self.raw.len();
+            self.done = read_up_to(&mut self.reader, &mut self.raw, want, &mut self.bytes)?;
+        }
+        self.decode_raw(out);
+        Ok(self.done)
+    }
+}
+
+impl<R> Source<R> {
+    /// The source of an input whose first `bytes` bytes are read into
+    /// `raw` (`done`: that is all of it): the charset is the one given, or
+    /// the one detected in the first [`DETECTION_PREFIX_LEN`] bytes.
+    pub(super) fn with_prefix(
+        reader: R,
+        raw: RollBuffer,
+        done: bool,
+        bytes: u64,
+        encoding: Option<&'static Encoding>,
+    ) -> Source<R> {
+        let prefix = &raw.bytes()[..raw.len().min(DETECTION_PREFIX_LEN)];
+        let charset = Charset::for_input(prefix, done, encoding);
+        Source {
+            reader,
+            raw,
+            decoded: Vec::new(),
+            transcoder: Transcoder::new(&charset),
+            done,
+            bytes,
+        }
+    }
+
+    /// Takes the next chunk of an input pushed chunk by chunk (`last`: the
+    /// final one) and appends its UTF-8 to `out`, as [`fill`](Source::fill)
+    /// does with what it reads.
+    pub(super) fn push(&mut self, chunk: &[u8], last: bool, out: &mut RollBuffer) {
+        self.bytes += chunk.len() as u64;
+        self.done = last;
+        if self.transcoder.is_identity() {
+            let start = out.len();
+            out.extend(self.raw.bytes());
+            self.raw = RollBuffer::default();
+            out.extend(chunk);
+            self.decode_in_place(out, start);
+        } else {
+            self.raw.extend(chunk);
+            self.decode_raw(out);
+        }
+    }
+
+    /// Passes the UTF-8 appended to `out` from `start` on through the
+    /// (identity) transcoder, which counts malformed sequences, and drops
+    /// the BOM bytes it skips.
+    fn decode_in_place(&mut self, out: &mut RollBuffer, start: usize) {
+        let pushed = out.len() - start;
+        let utf8 = self
+            .transcoder
+            .push(&out.bytes()[start..], self.done, &mut self.decoded)
+            .len();
+        if utf8 < pushed {
+            out.remove(start, start + pushed - utf8);
+        }
+    }
+
+    /// Decodes the raw bytes read and appends their UTF-8 to `out`.
+    fn decode_raw(&mut self, out: &mut RollBuffer) {
+        self.decoded.clear();
+        let utf8 = self
+            .transcoder
+            .push(self.raw.bytes(), self.done, &mut self.decoded);
+        out.extend(utf8);
+        self.raw.clear();
+    }
+
+    pub(super) fn held(&self) -> usize {
+        self.raw.capacity() + self.decoded.capacity()
+    }
+
+    pub(super) fn mapper(&self) -> Mapper<'_> {
+        Mapper::of(&self.transcoder)
+    }
+
+    pub(super) fn release(&mut self, utf8: usize) {
+        self.transcoder.release(utf8);
+    }
+
+    pub(super) fn summary(&self, hits: u64, peak: usize) -> Summary {
+        Summary {
+            bytes: self.bytes,
+            hits,
+            peak_buffer: peak,
+            charset: *self.transcoder.charset(),
+            replacements: self.transcoder.replacements(),
+        }
+    }
+}
+
+/// Reads until `buf` is full or the reader ends; returns how many bytes
+/// were read and whether it ended.
+fn read_into<R: Fill>(
+    reader: &mut R,
+    buf: &mut [u8],
+    bytes: &mut u64,
+) -> io::Result<(usize, bool)> {
+    let (n, ended) = reader.fill(buf)?;
+    *bytes += n as u64;
+    Ok((n, ended))
+}
+
+/// Reads until `want` more bytes are in `buf` or the reader ends; returns
+/// whether it ended. (The buffer's storage is initialized once and reused;
+/// a reader handing out one byte at a time costs one read a byte.)
+fn read_up_to<R: Fill>(
+    reader: &mut R,
+    buf: &mut RollBuffer,
+    want: usize,
+    bytes: &mut u64,
+) -> io::Result<bool> {
+    let (n, ended) = read_into(reader, buf.spare(want), bytes)?;
+    buf.commit(n);
+    Ok(ended)
+}
