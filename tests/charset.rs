@@ -439,7 +439,7 @@ fn declarations_in_each_form() {
         ),
         (b"Content-Type: text/plain; charset=ISO-2022-JP\n\n\x1b$B$\"\x1b(B", "ISO-2022-JP"),
         // HTML's corrections: a UTF-16 declaration in ASCII bytes is UTF-8.
-        (b"<meta charset=utf-16le>caf\xc3\xa9", "UTF-8"),
+        (b"<meta charset=utf-16le>caf\xe9", "UTF-8"),
         (b"<meta charset=x-user-defined>caf\xe9", "windows-1252"),
     ] {
         let c = detect(doc, true);
@@ -459,6 +459,74 @@ fn declarations_in_each_form() {
 }
 
 #[test]
+fn valid_utf8_beats_a_declaration_which_is_then_reported() {
+    // A file converted to UTF-8 but not relabelled (docs/rules.md §3).
+    for doc in [
+        "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<p>嵐山 https://photos.example.org/アルバム/嵐山</p>",
+        "<meta charset=\"windows-1251\"><p>Привет https://ru.example/мир</p>",
+        "Content-Type: text/plain; charset=iso-8859-1\n\nCafé: https://fr.example/café",
+    ] {
+        let c = detect(doc.as_bytes(), true);
+        assert_eq!((c.name(), c.source()), ("UTF-8", Utf8), "{doc}");
+        assert!(c.overridden_declaration().is_some(), "{doc}");
+    }
+    let c = detect(
+        std::fs::read(corpus_dir().join("ja.euc-jp.utf8.txt"))
+            .unwrap()
+            .as_slice(),
+        true,
+    );
+    assert_eq!(
+        (c.name(), c.overridden_declaration()),
+        ("UTF-8", Some(encoding_rs::EUC_JP))
+    );
+    // Without non-ASCII UTF-8 the declaration decides: ASCII reads alike in
+    // every declared charset, and 7-bit ISO-2022-JP is ASCII bytes.
+    let c = detect(
+        b"Content-Type: text/plain; charset=ISO-2022-JP\n\n\x1b$B$\"\x1b(B",
+        true,
+    );
+    assert_eq!((c.name(), c.source()), ("ISO-2022-JP", Declaration));
+    assert_eq!(c.overridden_declaration(), None);
+    // Legacy bytes under their declaration are not UTF-8.
+    let c = detect(
+        b"<meta charset=\"windows-1251\"><p>\xcf\xf0\xe8\xe2\xe5\xf2</p>",
+        true,
+    );
+    assert_eq!((c.name(), c.source()), ("windows-1251", Declaration));
+}
+
+#[test]
+fn utf8_with_junk_lines_is_still_utf8() {
+    let good = |i: usize| format!("{i} https://ja.wikipedia.org/wiki/東京都{i}\n");
+    let junk: Vec<u8> = (0..1000u32).map(|i| 0x80 + (i * 37 % 128) as u8).collect();
+    // A first line of 1,000 high bytes, then good lines.
+    let mut a = junk.clone();
+    a.push(b'\n');
+    (0..2000).for_each(|i| a.extend(good(i).as_bytes()));
+    // A junk line every 50 lines.
+    let mut b = Vec::new();
+    for i in 0..2000 {
+        if i % 50 == 0 {
+            b.extend(&junk[..40]);
+            b.push(b'\n');
+        }
+        b.extend(good(i).as_bytes());
+    }
+    for (name, doc) in [("first line", &a), ("every 50 lines", &b)] {
+        let c = detect(&doc[..doc.len().min(DETECTION_PREFIX_LEN)], false);
+        assert_eq!((c.name(), c.source()), ("UTF-8", Utf8), "{name}");
+        assert!(!c.is_guess());
+    }
+    // Text in a legacy charset stays the detector's, and says it guessed.
+    let text: String = (0..500).map(good).collect();
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(&text);
+    let c = detect(&sjis, true);
+    assert_eq!((c.name(), c.source()), ("Shift_JIS", Detector));
+    assert!(c.is_guess());
+}
+
+#[test]
 fn utf8_and_the_whole_input() {
     // Valid UTF-8 wins over the detector, ASCII included.
     let c = detect("Ünïcödé http://例え.jp/".as_bytes(), true);
@@ -472,8 +540,13 @@ fn utf8_and_the_whole_input() {
     for cut in 1..s.len() {
         assert_eq!(detect(&s[..cut], false).source(), Utf8, "cut {cut}");
     }
-    // ...but not if it is the whole input.
-    assert_eq!(detect(&s[..2], true).source(), Detector);
+    // ...and if it is the whole input, cut inside its last character (a
+    // truncated download): UTF-8 with one replacement, not a legacy
+    // charset that would garble every character before the cut.
+    for cut in 1..s.len() {
+        assert_eq!(detect(&s[..cut], true).source(), Utf8, "whole, cut {cut}");
+    }
+    assert_eq!(detect(b"http://a.example/\xe6\x9d", true).source(), Utf8);
     // Invalid bytes anywhere make it the detector's call.
     let c = detect(b"caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade", true);
     assert_eq!((c.name(), c.source()), ("windows-1252", Detector));

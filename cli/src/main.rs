@@ -235,7 +235,10 @@ impl<W: Write> Job<W> {
             Job::Lines(opts, encoding, printer) => {
                 let reader = progress.wrap(reader, &input.name);
                 let mut decoded = match iriscan::DecodingReader::new(reader, *encoding) {
-                    Ok(d) => d,
+                    Ok(d) => {
+                        warn_charset(&input.name, d.charset());
+                        d
+                    }
                     Err(err) => {
                         report_read(&input.name, 0, &err);
                         return Ok(true);
@@ -327,11 +330,32 @@ fn read_failed(name: &str, e: InputError) -> io::Result<bool> {
 /// by U+FFFD, which ends a candidate, and offsets still point into the
 /// input's bytes.
 fn warn_replacements(name: &str, charset: &Charset, replacements: u64) {
+    warn_charset(name, charset);
     if replacements > 0 {
         let _ = writeln!(
             io::stderr().lock(),
             "iriscan: {name}: warning: {replacements} malformed byte sequence{} for {charset}, replaced",
             if replacements == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// Announces a charset the user did not choose and may want to correct: a
+/// guess of the detector, or a declaration in the document that the bytes
+/// contradicted (docs/rules.md §3: no silent garbling).
+fn warn_charset(name: &str, charset: &Charset) {
+    let mut err = io::stderr().lock();
+    if let Some(declared) = charset.overridden_declaration() {
+        let _ = writeln!(
+            err,
+            "iriscan: {name}: warning: declared {}, but the bytes are UTF-8: read as UTF-8 (--encoding sets the charset)",
+            declared.name()
+        );
+    } else if charset.is_guess() {
+        let _ = writeln!(
+            err,
+            "iriscan: {name}: warning: charset guessed: {} (--encoding sets the charset)",
+            charset.name()
         );
     }
 }

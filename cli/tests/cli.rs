@@ -948,6 +948,43 @@ fn each_line_reports_overlong_lines_and_goes_on() {
 // Charsets.
 
 #[test]
+fn valid_utf8_under_a_stale_declaration_is_read_as_utf8_and_announced() {
+    let dir = TempDir::new("stale-declaration");
+    dir.write(
+        "ja.xml",
+        "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<p>写真: https://photos.example.org/アルバム/嵐山</p>\n",
+    );
+    let r = run_in(dir.path(), &["ja.xml"], b"");
+    assert_eq!(r.stdout, "https://photos.example.org/アルバム/嵐山\n");
+    assert_eq!(
+        r.stderr,
+        "iriscan: ja.xml: warning: declared EUC-JP, but the bytes are UTF-8: read as UTF-8 (--encoding sets the charset)\n"
+    );
+}
+
+#[test]
+fn utf8_with_a_junk_first_line_is_not_garbled() {
+    let dir = TempDir::new("junk-line");
+    let mut doc: Vec<u8> = (0..1000u32).map(|i| 0x80 + (i * 37 % 128) as u8).collect();
+    doc.push(b'\n');
+    for i in 0..3000 {
+        doc.extend(format!("{i} https://ja.wikipedia.org/wiki/東京都{i}\n").as_bytes());
+    }
+    dir.write("log.txt", &doc);
+    let r = run_in(dir.path(), &["--count", "log.txt"], b"");
+    assert_eq!(r.stdout, "3000\n");
+    let r = run_in(dir.path(), &["log.txt"], b"");
+    assert!(
+        r.stdout
+            .starts_with("https://ja.wikipedia.org/wiki/東京都0\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stderr.contains("malformed byte sequence"), "{}", r.stderr);
+    assert!(!r.stderr.contains("guessed"), "{}", r.stderr);
+}
+
+#[test]
 fn legacy_charsets_give_offsets_into_the_raw_bytes_and_map_queries_in_the_charset() {
     let dir = TempDir::new("charsets");
     let text = "東京の天気予報を見るには、次のページをご覧ください。\n検索: http://example.jp/検索?q=東京 です。\nメール: info@example.jp\n"
@@ -960,7 +997,13 @@ fn legacy_charsets_give_offsets_into_the_raw_bytes_and_map_queries_in_the_charse
         vec!["--json", "--encoding", "sjis", "ja.txt"],
     ] {
         let r = run_in(dir.path(), &args, b"");
-        assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+        // A guess is announced; a charset given is not.
+        let stderr = if args.contains(&"--encoding") {
+            ""
+        } else {
+            "iriscan: ja.txt: warning: charset guessed: Shift_JIS (--encoding sets the charset)\n"
+        };
+        assert_eq!((r.status, r.stderr.as_str()), (0, stderr));
         let hits = r.json();
         assert_eq!(hits.len(), 16);
         let raw = std::fs::read(&path).unwrap();

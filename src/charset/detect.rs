@@ -12,7 +12,15 @@
 //! 2. **A byte order mark**: UTF-8 (`EF BB BF`), UTF-16BE (`FE FF`) or
 //!    UTF-16LE (`FF FE`). The BOM is not part of the text; its length is
 //!    kept in [`Charset::bom_len`] so that offsets still count it.
-//! 3. **A declaration in the first bytes** of the document, found in
+//! 3. **UTF-8, when the non-ASCII bytes are UTF-8**: the prefix holds at
+//!    least one complete multi-byte sequence, and is valid UTF-8 (an
+//!    incomplete sequence at the end of a prefix that is not the whole
+//!    input is not held against it) or mostly so — a few broken sequences
+//!    or lines among many good ones. This beats a declaration: valid UTF-8
+//!    under `<meta charset=EUC-JP>` is a file converted but not
+//!    relabelled, and [`Charset::overridden_declaration`] names what the
+//!    document declared, for the tool to report.
+//! 4. **A declaration in the first bytes** of the document, found in
 //!    ASCII bytes: an XML declaration at the very start
 //!    (`<?xml version="1.0" encoding="EUC-JP"?>`) or an HTML
 //!    `<meta charset=…>` / `<meta http-equiv="Content-Type" content="…;
@@ -20,9 +28,8 @@
 //!    prescan limit), or a MIME header line `Content-Type: …; charset=…`
 //!    within the first [`MIME_WINDOW`] bytes (mail headers, with their
 //!    `Received:` chains, are often longer than 1024 bytes).
-//! 4. **Valid UTF-8**: the prefix is UTF-8. A prefix that is not the whole
-//!    input may end in the middle of a UTF-8 sequence; that is not held
-//!    against it.
+//!    Then UTF-8 for ASCII, and for a whole input that is valid UTF-8 but
+//!    for its last character, cut short (a truncated download).
 //! 5. **The detector**: [`chardetng`] guesses among the legacy encodings.
 //!
 //! The chosen [`Charset`] says which rule chose it ([`CharsetSource`]); its
@@ -144,6 +151,7 @@ pub struct Charset {
     encoding: &'static Encoding,
     source: CharsetSource,
     bom_len: usize,
+    overridden: Option<&'static Encoding>,
 }
 
 impl Charset {
@@ -170,7 +178,30 @@ impl Charset {
             encoding,
             source: CharsetSource::Label,
             bom_len,
+            overridden: None,
         }
+    }
+
+    /// The charset a declaration in the document named, when the bytes
+    /// said otherwise: valid UTF-8 under a `<meta charset=EUC-JP>` (a file
+    /// converted but not relabelled) is read as UTF-8, and this is
+    /// `Some(EUC_JP)`. A tool should tell its user.
+    ///
+    /// ```
+    /// use iriscan::{detect, CharsetSource};
+    /// let doc = "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<p>東京 https://例え.jp/アルバム</p>";
+    /// let c = detect(doc.as_bytes(), true);
+    /// assert_eq!((c.name(), c.source()), ("UTF-8", CharsetSource::Utf8));
+    /// assert_eq!(c.overridden_declaration(), Some(encoding_rs::EUC_JP));
+    /// ```
+    pub fn overridden_declaration(&self) -> Option<&'static Encoding> {
+        self.overridden
+    }
+
+    /// Whether the charset is a guess (the detector's): the tool should
+    /// say so, since a wrong guess garbles every non-ASCII character.
+    pub fn is_guess(&self) -> bool {
+        self.source == CharsetSource::Detector
     }
 
     /// The charset of an input that starts with `prefix` (its first
@@ -315,40 +346,51 @@ pub fn charset_for_label(label: &str) -> Result<&'static Encoding, CharsetError>
 /// bytes or all of it if it is shorter; `is_whole_input` says that nothing
 /// follows `prefix`. It matters in two places: an incomplete UTF-8 sequence
 /// at the end of a prefix that is *not* the whole input is no evidence
-/// against UTF-8 (the rest of the sequence is in the next bytes), but at
-/// the end of the whole input it is an error; and the detector is told
-/// whether the stream has ended.
+/// against UTF-8 (the rest of the sequence is in the next bytes), while at
+/// the end of the whole input it is a file cut short — UTF-8 all the same,
+/// with its last character replaced — unless the bytes say otherwise
+/// before it; and the detector is told whether the stream has ended.
 ///
 /// ```
 /// use iriscan::{detect, CharsetSource};
 /// // "日本" in UTF-8, cut in the middle of the second character:
 /// let cut = &"日本".as_bytes()[..4];
 /// assert_eq!(detect(cut, false).source(), CharsetSource::Utf8);
-/// assert_ne!(detect(cut, true).source(), CharsetSource::Utf8);
+/// assert_eq!(detect(cut, true).source(), CharsetSource::Utf8);
+/// // Legacy bytes before the cut are the detector's.
+/// assert_eq!(detect(b"caf\xe9 cr\xe8me \xe6", true).source(), CharsetSource::Detector);
 ///
 /// let html = b"<html><head><meta charset=\"windows-1251\"></head>";
 /// assert_eq!(detect(html, true).to_string(), "windows-1251 (declared)");
 /// ```
 pub fn detect(prefix: &[u8], is_whole_input: bool) -> Charset {
-    if let Some((encoding, bom_len)) = Encoding::for_bom(prefix) {
-        return Charset {
-            encoding,
-            source: CharsetSource::Bom,
-            bom_len,
-        };
-    }
-    if let Some(encoding) = declared_encoding(prefix) {
-        return Charset {
-            encoding,
-            source: CharsetSource::Declaration,
-            bom_len: 0,
-        };
-    }
     let charset = |encoding, source| Charset {
         encoding,
         source,
         bom_len: 0,
+        overridden: None,
     };
+    if let Some((encoding, bom_len)) = Encoding::for_bom(prefix) {
+        return Charset {
+            bom_len,
+            ..charset(encoding, CharsetSource::Bom)
+        };
+    }
+    let declared = declared_encoding(prefix);
+    // UTF-8 wins over a declaration when the non-ASCII bytes are UTF-8:
+    // legacy text almost never forms valid multi-byte sequences by chance,
+    // so a declaration over them is stale (a converted file).
+    if has_utf8_evidence(prefix)
+        && (is_utf8_prefix(prefix, is_whole_input) || is_mostly_utf8(prefix, is_whole_input))
+    {
+        return Charset {
+            overridden: declared.filter(|&e| e != encoding_rs::UTF_8),
+            ..charset(encoding_rs::UTF_8, CharsetSource::Utf8)
+        };
+    }
+    if let Some(encoding) = declared {
+        return charset(encoding, CharsetSource::Declaration);
+    }
     if is_utf8_prefix(prefix, is_whole_input) {
         // 7-bit ISO-2022-JP is valid UTF-8; see the module docs.
         let ascii_with_escape = Encoding::ascii_valid_up_to(prefix) == prefix.len()
@@ -358,10 +400,24 @@ pub fn detect(prefix: &[u8], is_whole_input: bool) -> Charset {
         }
         return charset(encoding_rs::UTF_8, CharsetSource::Utf8);
     }
-    if is_mostly_utf8(prefix) {
+    if is_mostly_utf8(prefix, is_whole_input) || is_cut_utf8(prefix, is_whole_input) {
         return charset(encoding_rs::UTF_8, CharsetSource::Utf8);
     }
     charset(guess(prefix, is_whole_input), CharsetSource::Detector)
+}
+
+/// Whether `prefix` holds at least one complete, valid multi-byte UTF-8
+/// sequence: the evidence without which valid UTF-8 is only ASCII, which
+/// every declared charset reads alike.
+fn has_utf8_evidence(prefix: &[u8]) -> bool {
+    prefix.utf8_chunks().any(|chunk| !chunk.valid().is_ascii())
+}
+
+/// Whether a whole input is valid UTF-8 but for its last character, cut
+/// short (a file truncated by a download or a `head -c`): UTF-8 with one
+/// replacement, not a legacy charset that would garble the rest.
+fn is_cut_utf8(prefix: &[u8], is_whole_input: bool) -> bool {
+    is_whole_input && is_utf8_prefix(prefix, false)
 }
 
 /// Whether a prefix that is not valid UTF-8 is still UTF-8 with a few
@@ -371,7 +427,7 @@ pub fn detect(prefix: &[u8], is_whole_input: bool) -> Charset {
 /// patterns of UTF-8 are highly regular"), so decoding it as a legacy
 /// charset would only turn every good character into mojibake; as UTF-8,
 /// the broken bytes become U+FFFD (counted as replacements).
-fn is_mostly_utf8(prefix: &[u8]) -> bool {
+fn is_mostly_utf8(prefix: &[u8], is_whole_input: bool) -> bool {
     let (mut good, mut bad) = (0usize, 0usize);
     for chunk in prefix.utf8_chunks() {
         good += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
@@ -379,7 +435,34 @@ fn is_mostly_utf8(prefix: &[u8]) -> bool {
             bad += 1;
         }
     }
-    good >= 8 && good >= 16 * bad
+    (good >= 8 && good >= 16 * bad) || mostly_utf8_lines(prefix, is_whole_input)
+}
+
+/// Whether most lines that hold non-ASCII bytes are valid UTF-8: a line of
+/// junk bytes (a binary blob in a log, a corrupted record) then counts
+/// once, however many bytes it has, and the thousands of good lines around
+/// it decide. In a legacy charset nearly every such line is invalid UTF-8.
+/// A prefix cut inside its last character does not count that line
+/// against it.
+fn mostly_utf8_lines(prefix: &[u8], is_whole_input: bool) -> bool {
+    let (mut good, mut bad) = (0usize, 0usize);
+    let mut lines = prefix.split(|&b| b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        if line.is_ascii() {
+            continue;
+        }
+        let last = lines.peek().is_none();
+        let valid = match std::str::from_utf8(line) {
+            Ok(_) => true,
+            Err(e) => last && !is_whole_input && e.error_len().is_none(),
+        };
+        if valid {
+            good += 1;
+        } else {
+            bad += 1;
+        }
+    }
+    good >= 8 && good >= 8 * bad
 }
 
 /// chardetng's guess, with the switches explained in the module docs.
