@@ -11,6 +11,8 @@ use iriscan::{
     PushScanner, Rule, Searcher, Sink, Summary, Syntax, parse, parse_iri,
 };
 
+use crate::support::FailingAfter;
+
 // ---------------------------------------------------------------------------
 // Texts
 
@@ -619,25 +621,6 @@ fn a_sink_that_stops_is_still_finished() {
     }
 }
 
-/// A reader that fails after `ok` bytes.
-struct FailingAfter<'a> {
-    data: &'a [u8],
-    ok: usize,
-}
-
-impl io::Read for FailingAfter<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.ok == 0 {
-            return Err(io::Error::other("the network is gone"));
-        }
-        let n = out.len().min(self.ok).min(self.data.len());
-        out[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        self.ok -= n;
-        Ok(n)
-    }
-}
-
 #[test]
 fn a_read_error_comes_back_in_the_sinks_error_type() {
     let text = sink_text();
@@ -651,7 +634,7 @@ fn a_read_error_comes_back_in_the_sinks_error_type() {
             .threads(threads)
             .scan_reader(input, rec.by_ref())
             .unwrap_err();
-        assert!(matches!(&err, RecordError::Io(e) if e.to_string() == "the network is gone"));
+        assert!(matches!(&err, RecordError::Io(e) if e.to_string() == "the input is gone"));
         assert!(rec.hits() > 0);
         assert!(!rec.events.iter().any(|e| matches!(e, Event::Finish(..))));
     }

@@ -4,12 +4,10 @@
 //! return a few bytes at a time, files read at offsets
 //! (`Searcher::scan_file`), and the parallel pipeline.
 
-use std::io::Read;
-
 use iriscan::{Finder, Hit, ReadAt, Searcher};
 use proptest::prelude::*;
 
-use crate::support::Trickle;
+use crate::support::{FailingAfter, Trickle};
 
 /// Everything a hit reports, as plain data.
 type Row = (
@@ -497,25 +495,6 @@ fn mapping_on_the_pool_keeps_order_and_places() {
     }
 }
 
-/// A reader that fails once it has handed out `ok` bytes.
-struct FailingAfter<'a> {
-    data: &'a [u8],
-    ok: usize,
-}
-
-impl Read for FailingAfter<'_> {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        if self.ok == 0 {
-            return Err(std::io::Error::other("the disk is on fire"));
-        }
-        let n = out.len().min(self.ok).min(self.data.len());
-        out[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        self.ok -= n;
-        Ok(n)
-    }
-}
-
 /// A read error ends the scan with that error, after the hits that the
 /// bytes read before it decide: on every path, every hit well before the
 /// failure is delivered, in order, and nothing after it.
@@ -534,7 +513,7 @@ fn a_read_error_keeps_the_hits_before_it() {
                 .threads(threads)
                 .scan_reader(input, sink)
         });
-        assert_eq!(ended.unwrap_err().to_string(), "the disk is on fire");
+        assert_eq!(ended.unwrap_err().to_string(), "the input is gone");
         assert!(rows.iter().all(|r| r.1 <= fail_at));
         assert_prefix_before_failure(&rows, &expected, fail_at, &format!("{threads} threads"));
     }

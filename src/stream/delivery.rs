@@ -242,16 +242,7 @@ impl<'h> Locate<'_, 'h> {
                     };
                     let out = piece
                         .iter()
-                        .map(|&c| {
-                            f(local.place(
-                                Hit::new(window, c),
-                                window,
-                                base,
-                                c.start,
-                                c.end,
-                                &mut mapper,
-                            ))
-                        })
+                        .map(|&c| f(local.place(c, window, base, &mut mapper)))
                         .collect();
                     (out, local)
                 })

@@ -6,6 +6,7 @@ use encoding_rs::Encoding;
 
 use crate::charset::transcoder::{OffsetMapper, Transcoder};
 use crate::find::found_iri::Hit;
+use crate::find::scanner::Candidate;
 use crate::stream::line_counter::LineCounter;
 
 /// Line numbers and columns of hits; columns count bytes of the original
@@ -44,18 +45,18 @@ impl Lines {
         }
     }
 
-    /// Gives a hit its place in the input: original offsets, line, column.
+    /// The hit of candidate `c` of `window` (which starts at `base` in the
+    /// decoded input), given its place in the input: original offsets,
+    /// line, column.
     pub(super) fn place<'h>(
         &mut self,
-        hit: Hit<'h>,
-        window: &[u8],
+        c: Candidate,
+        window: &'h [u8],
         base: usize,
-        start: usize,
-        end: usize,
         mapper: &mut Mapper<'_>,
     ) -> Hit<'h> {
-        self.advance(window, base, base + start, mapper);
-        let original = mapper.range(base + start, base + end);
+        self.advance(window, base, base + c.start, mapper);
+        let original = mapper.range(base + c.start, base + c.end);
         let (line, column) = if self.enabled {
             (
                 self.counter.line(),
@@ -64,7 +65,8 @@ impl Lines {
         } else {
             (0, 0)
         };
-        hit.locate(original.start, original.end, line, column)
+        Hit::new(window, c)
+            .locate(original.start, original.end, line, column)
             .in_document(mapper.encoding)
     }
 

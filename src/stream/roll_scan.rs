@@ -61,14 +61,7 @@ impl RollScan {
             let (lines, hits, base) = (&mut self.lines, &mut self.hits, self.base);
             let mut mapper = source.mapper();
             Scanner::new(window, self.opts).scan(&mut self.state, to, &mut |c| {
-                let hit = lines.place(
-                    Hit::new(window, c),
-                    window,
-                    base,
-                    c.start,
-                    c.end,
-                    &mut mapper,
-                );
+                let hit = lines.place(c, window, base, &mut mapper);
                 *hits += 1;
                 result = deliver(&hit);
                 matches!(result, Ok(true))
