@@ -117,6 +117,71 @@ pub fn multilingual(bytes: usize) -> (String, usize) {
     build(bytes, MULTI, MULTI_LINKS, 3, 11)
 }
 
+/// Short lead-ins in many scripts, as in link lists, chat logs, bug
+/// trackers and crawled anchor text: a few words before each link.
+const LEAD_INS: &[&str] = &[
+    "See",
+    "More at",
+    "Source:",
+    "Voir aussi",
+    "Siehe",
+    "Véase",
+    "詳しくは",
+    "参见",
+    "자세한 내용은",
+    "Подробнее:",
+    "انظر",
+    "ראו",
+    "देखें",
+    "ดูที่",
+    "Βλ.",
+    "(mirror)",
+    "Contact",
+    "→",
+];
+
+/// Link-dense text: a link every line or two (about one per 60 bytes),
+/// 20+ scripts, URLs with and without a scheme, `www.` hosts, e-mail
+/// addresses, some in parentheses, `<…>` or followed by punctuation.
+pub fn link_dense(bytes: usize) -> (String, usize) {
+    let mut rng = Rng::new(29);
+    let links: Vec<&str> = ENGLISH_LINKS
+        .iter()
+        .chain(MULTI_LINKS)
+        .chain(LATIN_LINKS)
+        .chain(JAPANESE_LINKS)
+        .copied()
+        .collect();
+    let mut text = String::with_capacity(bytes + 256);
+    let mut n = 0;
+    while text.len() < bytes {
+        let lead: &&str = rng.pick(LEAD_INS);
+        let link: &&str = rng.pick(&links);
+        text.push_str(lead);
+        text.push(' ');
+        match rng.next() % 5 {
+            0 => {
+                text.push('(');
+                text.push_str(link);
+                text.push(')');
+            }
+            1 => {
+                text.push('<');
+                text.push_str(link);
+                text.push('>');
+            }
+            2 => {
+                text.push_str(link);
+                text.push('.');
+            }
+            _ => text.push_str(link),
+        }
+        n += 1;
+        text.push(if rng.next() % 2 == 0 { '\n' } else { ' ' });
+    }
+    (text, n)
+}
+
 /// An Apache combined access log: a request path, a referrer URL and a
 /// user agent with a `+http://` bot URL on some lines.
 pub fn access_log(bytes: usize) -> (String, usize) {

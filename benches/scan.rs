@@ -42,6 +42,7 @@ fn corpora(c: &mut Criterion) {
         ("prose", corpus::prose(SIZE)),
         ("multilingual", corpus::multilingual(SIZE)),
         ("access-log", corpus::access_log(SIZE)),
+        ("link-dense", corpus::link_dense(SIZE)),
     ] {
         assert_eq!(
             iriscan_count(&finder, text.as_bytes()),

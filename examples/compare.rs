@@ -180,6 +180,7 @@ fn main() {
             "prose" => corpus::prose(size).0,
             "multilingual" => corpus::multilingual(size).0,
             "log" => corpus::access_log(size).0,
+            "dense" => corpus::link_dense(size).0,
             other => {
                 let unit = corpus::ADVERSARIAL
                     .iter()
@@ -220,6 +221,7 @@ fn main() {
         ("English prose, sparse links", corpus::prose(size)),
         ("multilingual text with IRIs", corpus::multilingual(size)),
         ("access log", corpus::access_log(size)),
+        ("link-dense text, 20+ scripts", corpus::link_dense(size)),
     ] {
         let file = if name.starts_with("English") {
             "prose.txt"
