@@ -1094,3 +1094,60 @@ fn the_api_types_cross_threads() {
     error::<iriscan::ResolveError>();
     error::<iriscan::CharsetError>();
 }
+
+// ---------------------------------------------------------------------------
+// Bytes that are not UTF-8
+
+/// Pieces of links and of broken UTF-8 (a stray continuation byte, a
+/// character cut short, a surrogate, an overlong `/`, bytes never in UTF-8).
+const BYTE_TOKENS: &[&[u8]] = &[
+    b"http://",
+    b"https://a.b/",
+    b"www.",
+    b"a@b.c",
+    b"mailto:",
+    b"example.com",
+    "例".as_bytes(),
+    "é".as_bytes(),
+    "ไทย".as_bytes(),
+    b"/",
+    b"?",
+    b"#",
+    b"%",
+    b"(",
+    b")",
+    b"<",
+    b">",
+    b" ",
+    b"\n",
+    b".",
+    b"\x80",
+    b"\xe6\x9d",
+    b"\xed\xa0\x80",
+    b"\xc0\xaf",
+    b"\xff",
+    b"\xf0\x9f\x98",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 2000,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// `Hit::new` skips the UTF-8 check of a span (the scanner proved it):
+    /// on bytes that are not UTF-8, every hit's span is still UTF-8 (and
+    /// the debug assertion in `Hit::new` holds on every test build).
+    #[test]
+    fn hits_of_arbitrary_bytes_are_utf8(
+        parts in proptest::collection::vec(proptest::sample::select(BYTE_TOKENS), 0..40)
+    ) {
+        let bytes = parts.concat();
+        for hit in Finder::new().find_iter(&bytes) {
+            let span = &bytes[hit.range()];
+            proptest::prop_assert!(std::str::from_utf8(span).is_ok(), "{:?} in {:?}", span, bytes);
+            proptest::prop_assert_eq!(hit.text().as_bytes(), span);
+        }
+    }
+}

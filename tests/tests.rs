@@ -23,6 +23,7 @@
 //! read, reviewed and run by everyone. `proptest_policy.rs` holds every
 //! property test to this.
 
+mod allocations;
 mod charset;
 mod corpus;
 mod embedding;

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::find::found_iri::{Hit, Warning, candidate_iri};
+use crate::find::found_iri::{Hit, Warning, candidate_iri, with_candidate_iri};
 use crate::find::scanner::{Candidate, Kind, MIN_MAX_LEN, Options, ScanState, Scanner};
 use crate::iri::parse::{ParseError, Rule, Syntax, parse};
 use crate::stream::line_counter::LineCounter;
@@ -246,9 +246,12 @@ impl<'t> Span<'t> {
     }
 
     /// Validates the IRI as [`Hit::is_valid`] does; the error's position is
-    /// in [`iri`](Span::iri). Allocates only where `iri` does.
+    /// in [`iri`](Span::iri). Allocates nothing (but for an IRI of over a
+    /// kilobyte that is not its text).
     pub fn validate(&self) -> Result<(), ParseError> {
-        parse(&self.iri(), Rule::Iri, Syntax::Text).map(|_| ())
+        with_candidate_iri(self.text, &self.c, |iri| {
+            parse(iri, Rule::Iri, Syntax::Text).map(|_| ())
+        })
     }
 
     /// Whether [`validate`](Span::validate) succeeds.

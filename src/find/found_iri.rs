@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use encoding_rs::Encoding;
 
@@ -63,13 +64,19 @@ impl fmt::Display for Warning {
 /// assert_eq!(&text.as_bytes()[hits[1].start()..hits[1].end()], b"marie@exemple.fr");
 /// assert!(hits.iter().all(|h| h.is_valid()));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Hit<'h> {
     start: usize,
     end: usize,
     kind: Kind,
     text: Cow<'h, str>,
-    iri: Cow<'h, str>,
+    /// The IRI where it is not the text (`http://` or `mailto:` added,
+    /// white space removed), made when first asked for: counting and
+    /// filtering valid hits allocates nothing.
+    made_iri: OnceLock<Box<str>>,
+    /// A `<…>` IRI wrapped over lines, whose IRI is its text without the
+    /// white space.
+    wrapped: bool,
     leiri: bool,
     truncated: bool,
     line: u64,
@@ -77,6 +84,41 @@ pub struct Hit<'h> {
     document: &'static Encoding,
     verdict: Verdict,
 }
+
+/// Hits are equal when found alike: the IRI follows from the text, made
+/// or not yet.
+impl PartialEq for Hit<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let Hit {
+            start,
+            end,
+            kind,
+            text,
+            made_iri: _,
+            wrapped,
+            leiri,
+            truncated,
+            line,
+            column,
+            document,
+            verdict,
+        } = self;
+        (start, end, kind, text, wrapped, leiri, truncated)
+            == (
+                &other.start,
+                &other.end,
+                &other.kind,
+                &other.text,
+                &other.wrapped,
+                &other.leiri,
+                &other.truncated,
+            )
+            && (line, column, document, verdict)
+                == (&other.line, &other.column, &other.document, &other.verdict)
+    }
+}
+
+impl Eq for Hit<'_> {}
 
 /// The verdict of the validator on a hit's IRI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,32 +134,45 @@ impl<'h> Hit<'h> {
     /// Builds the hit for a candidate of `hay` (whose span is valid UTF-8
     /// by construction of the scanner).
     pub(crate) fn new(hay: &'h [u8], c: Candidate) -> Hit<'h> {
-        let text = match std::str::from_utf8(&hay[c.start..c.end]) {
-            Ok(s) => s,
-            // Unreachable: the scanner only spans decoded characters. Keep
-            // the longest valid prefix rather than panic.
-            Err(e) => {
-                std::str::from_utf8(&hay[c.start..c.start + e.valid_up_to()]).unwrap_or_default()
-            }
-        };
+        let span = &hay[c.start..c.end];
+        debug_assert!(
+            std::str::from_utf8(span).is_ok(),
+            "the scanner spanned bytes that are not UTF-8: {span:?}"
+        );
+        // SAFETY: a candidate's span is valid UTF-8 by construction of the
+        // scanner, which is the only maker of `Candidate`s: it starts at a
+        // trigger it read as ASCII (a scheme's first letter, `www.`) or at
+        // the start of an e-mail local part whose bytes it read backward one
+        // ASCII byte or one `decode_before`-checked character at a time; it
+        // then extends the span forward only over ASCII bytes and characters
+        // that `decode_at` / `decode_two_byte` checked in full, and every
+        // end it settles on (trimming, the maximum length, a cut host) is
+        // the end of such a character, never inside one (a cut at the
+        // maximum length steps back over continuation bytes). So `span` is
+        // a run of whole, checked UTF-8 characters. The debug assertion
+        // above holds every test to it, the property test
+        // `hits_of_arbitrary_bytes_are_utf8` (tests/embedding.rs) among
+        // them, on bytes that are not UTF-8. This skips a second UTF-8
+        // check of every hit (8% of the time on link-dense text).
+        let text = unsafe { std::str::from_utf8_unchecked(span) };
         Hit::of_text(text, c)
     }
 
     /// Builds the hit for a candidate whose text is `text`.
     pub(crate) fn of_text(text: &'h str, c: Candidate) -> Hit<'h> {
-        let iri = candidate_iri(text, &c);
-        let verdict = match parse(&iri, Rule::Iri, Syntax::Text) {
+        let verdict = with_candidate_iri(text, &c, |iri| match parse(iri, Rule::Iri, Syntax::Text) {
             Ok(parts) => {
                 PackedComponents::pack(&parts, iri.len()).map_or(Verdict::ValidLong, Verdict::Valid)
             }
             Err(e) => Verdict::Invalid(Box::new(e)),
-        };
+        });
         Hit {
             start: c.start,
             end: c.end,
             kind: c.kind,
             text: Cow::Borrowed(text),
-            iri,
+            made_iri: OnceLock::new(),
+            wrapped: c.wrapped,
             leiri: c.leiri,
             truncated: c.truncated,
             line: 1,
@@ -188,7 +243,11 @@ impl<'h> Hit<'h> {
 
     /// The absolute IRI the text stands for.
     pub fn iri(&self) -> &str {
-        &self.iri
+        if self.kind == Kind::Iri && !self.wrapped {
+            return &self.text;
+        }
+        self.made_iri
+            .get_or_init(|| iri_of(&self.text, self.kind, self.wrapped).into())
     }
 
     /// Whether the IRI is valid (RFC 3987bis §2.2 `IRI`, accepting the
@@ -217,8 +276,8 @@ impl<'h> Hit<'h> {
     /// the validation computed, not parsed again.
     pub fn components(&self) -> Option<Components> {
         match &self.verdict {
-            Verdict::Valid(packed) => Some(packed.unpack(self.iri.len())),
-            Verdict::ValidLong => Some(Components::split(&self.iri)),
+            Verdict::Valid(packed) => Some(packed.unpack(self.iri().len())),
+            Verdict::ValidLong => Some(Components::split(self.iri())),
             Verdict::Invalid(_) => None,
         }
     }
@@ -232,7 +291,7 @@ impl<'h> Hit<'h> {
     /// assert_eq!((iri.scheme(), iri.path()), (Some("mailto"), "bob@例え.jp"));
     /// ```
     pub fn parsed_iri(&self) -> Option<Iri<'_>> {
-        Some(Iri::from_parts(&self.iri, self.components()?))
+        Some(Iri::from_parts(self.iri(), self.components()?))
     }
 
     /// The warnings of this hit (see [`Warning`]).
@@ -262,9 +321,9 @@ impl<'h> Hit<'h> {
     /// ```
     pub fn to_uri(&self, opts: &UriOptions) -> Mapped<'_> {
         if opts.document_encoding().is_none() && self.document != encoding_rs::UTF_8 {
-            to_uri(&self.iri, &opts.query_encoding(self.document))
+            to_uri(self.iri(), &opts.query_encoding(self.document))
         } else {
-            to_uri(&self.iri, opts)
+            to_uri(self.iri(), opts)
         }
     }
 
@@ -277,7 +336,6 @@ impl<'h> Hit<'h> {
     pub fn into_owned(self) -> Hit<'static> {
         Hit {
             text: Cow::Owned(self.text.into_owned()),
-            iri: Cow::Owned(self.iri.into_owned()),
             ..self
         }
     }
@@ -315,8 +373,13 @@ impl<'h> Hit<'h> {
 /// white space of a `<…>` wrapped over lines, or with `http://` /
 /// `mailto:` added.
 pub(crate) fn candidate_iri<'t>(text: &'t str, c: &Candidate) -> Cow<'t, str> {
-    match c.kind {
-        Kind::Iri if c.wrapped => Cow::Owned(
+    iri_of(text, c.kind, c.wrapped)
+}
+
+/// [`candidate_iri`] from the kind and wrapping of the candidate.
+fn iri_of(text: &str, kind: Kind, wrapped: bool) -> Cow<'_, str> {
+    match kind {
+        Kind::Iri if wrapped => Cow::Owned(
             text.chars()
                 .filter(|ch| !ch.is_ascii_whitespace())
                 .collect(),
@@ -332,6 +395,52 @@ pub(crate) fn candidate_iri<'t>(text: &'t str, c: &Candidate) -> Cow<'t, str> {
         Kind::Email => Cow::Owned(prefixed("mailto:", text, text.split('%'), "%25")),
     }
 }
+
+/// Calls `f` with the IRI of a candidate whose text is `text`, built on the
+/// stack when it is not the text itself (up to [`STACK_IRI`] bytes; longer
+/// ones on the heap): validating a hit allocates nothing.
+pub(crate) fn with_candidate_iri<R>(text: &str, c: &Candidate, f: impl FnOnce(&str) -> R) -> R {
+    if c.kind == Kind::Iri && !c.wrapped {
+        return f(text);
+    }
+    let mut buf = [0u8; STACK_IRI];
+    let mut len = 0;
+    let mut push = |piece: &str| {
+        let end = len + piece.len();
+        let fits = end <= STACK_IRI;
+        if fits {
+            buf[len..end].copy_from_slice(piece.as_bytes());
+        }
+        len = end;
+        fits
+    };
+    let fits = match c.kind {
+        Kind::Iri => text.split(|ch: char| ch.is_ascii_whitespace()).all(&mut push),
+        Kind::Www => {
+            push("http://") && text.split(|ch: char| ch.is_ascii_whitespace()).all(&mut push)
+        }
+        Kind::Email => {
+            push("mailto:")
+                && text
+                    .split('%')
+                    .enumerate()
+                    .all(|(i, part)| (i == 0 || push("%25")) && push(part))
+        }
+    };
+    if !fits {
+        return f(&candidate_iri(text, c));
+    }
+    let made = &buf[..len];
+    debug_assert!(std::str::from_utf8(made).is_ok());
+    // SAFETY: `made` is a concatenation of whole `&str`s (ASCII prefixes
+    // and `%25`, and pieces of `text` split at ASCII characters), which is
+    // UTF-8. The debug assertion above checks it; the unit test
+    // `stack_iri_is_candidate_iri` holds it equal to `candidate_iri`.
+    f(unsafe { std::str::from_utf8_unchecked(made) })
+}
+
+/// The longest candidate IRI [`with_candidate_iri`] builds on the stack.
+const STACK_IRI: usize = 1024;
 
 /// `prefix`, then the `parts` of `text` joined by `sep`, in one allocation (a hit's
 /// IRI: `http://` + a `www.` text without its line breaks, `mailto:` + an
@@ -351,4 +460,42 @@ fn prefixed<'a>(
         out.push_str(part);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(text: &str, kind: Kind, wrapped: bool) -> Candidate {
+        Candidate {
+            start: 0,
+            end: text.len(),
+            kind,
+            wrapped,
+            leiri: false,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn stack_iri_is_candidate_iri() {
+        let long = format!("www.example.com/{}", "é".repeat(600));
+        let cases = [
+            ("http://a.b/c", Kind::Iri, false),
+            ("<http://a.b/c\n  /d>", Kind::Iri, true),
+            ("http://a.b/c\r\n\t/d", Kind::Iri, true),
+            ("www.例え.jp/パス", Kind::Www, false),
+            ("www.example.com\n/a", Kind::Www, false),
+            ("bob%x%%@example.org", Kind::Email, false),
+            ("%@b.c", Kind::Email, false),
+            (long.as_str(), Kind::Www, false),
+        ];
+        for (text, kind, wrapped) in cases {
+            let c = candidate(text, kind, wrapped);
+            let on_stack = with_candidate_iri(text, &c, str::to_string);
+            assert_eq!(on_stack, candidate_iri(text, &c), "{text:?}");
+        }
+        // The long one did not fit on the stack.
+        assert!(long.len() + 7 > STACK_IRI);
+    }
 }

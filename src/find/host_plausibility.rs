@@ -248,44 +248,67 @@ const UNMEASURED_LABEL: usize = 16;
 impl Labels {
     /// `measure`: compute `total`; without it, labels of
     /// [`UNMEASURED_LABEL`] bytes or fewer are not measured.
+    ///
+    /// One pass over the bytes (this runs for every host of a DNS scheme,
+    /// `www.` hit and e-mail address): each byte counts towards its
+    /// label's non-ASCII bytes and characters, from which the bound of
+    /// [`ascii_len_bound`] follows at the label's end.
     fn of(hay: &[u8], start: usize, end: usize, measure: bool) -> Labels {
-        let body = &hay[start..end];
-        let mut labels = 0;
-        let mut total = 0;
-        let mut bad = None;
-        let mut label_start = start;
-        let mut last_label = (start, start);
-        for label in body.split(|&b| b == b'.') {
-            labels += 1;
-            if !measure && label.len() <= UNMEASURED_LABEL {
-                if label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' {
-                    bad = Some(label_start);
-                }
-                last_label = (label_start, label_start + label.len());
-                label_start += label.len() + 1;
+        let mut labels = Labels {
+            count: 0,
+            total: 0,
+            bad: None,
+            last_label: (start, start),
+        };
+        let (mut label_start, mut non_ascii, mut chars) = (start, 0, 0);
+        for (i, &b) in (start..).zip(&hay[start..end]) {
+            if b != b'.' {
+                non_ascii += usize::from(b >= 0x80);
+                chars += usize::from(b >= 0xC0);
                 continue;
             }
-            let mut len = ascii_len_bound(label);
+            labels.end_label(hay, label_start, i, non_ascii, chars, measure);
+            (label_start, non_ascii, chars) = (i + 1, 0, 0);
+        }
+        labels.end_label(hay, label_start, end, non_ascii, chars, measure);
+        let (l0, l1) = labels.last_label;
+        if hay[l0..l1].contains(&b'_') {
+            labels.bad = Some(l0);
+        }
+        labels
+    }
+
+    /// Counts the label `hay[start..end]`, of which `non_ascii` bytes are
+    /// not ASCII and `chars` of those start a character.
+    fn end_label(
+        &mut self,
+        hay: &[u8],
+        start: usize,
+        end: usize,
+        non_ascii: usize,
+        chars: usize,
+        measure: bool,
+    ) {
+        let label = &hay[start..end];
+        self.count += 1;
+        self.last_label = (start, end);
+        let mut fault = label.first().is_none_or(|&b| b == b'-') || label.last() == Some(&b'-');
+        if measure || label.len() > UNMEASURED_LABEL {
+            // The bound of `ascii_len_bound`, from the counts.
+            let mut len = if non_ascii == 0 {
+                label.len()
+            } else {
+                4 + (label.len() - non_ascii) + 1 + 7 * chars
+            };
+            debug_assert_eq!(len, ascii_len_bound(label));
             if len > 63 {
                 len = ascii_len(label);
             }
-            total = (total + len).saturating_add(1);
-            let fault =
-                label.is_empty() || label[0] == b'-' || label[label.len() - 1] == b'-' || len > 63;
-            if fault {
-                bad = Some(label_start);
-            }
-            last_label = (label_start, label_start + label.len());
-            label_start += label.len() + 1;
+            self.total = (self.total + len).saturating_add(1);
+            fault |= len > 63;
         }
-        if hay[last_label.0..last_label.1].contains(&b'_') {
-            bad = Some(last_label.0);
-        }
-        Labels {
-            count: labels,
-            total,
-            bad,
-            last_label,
+        if fault {
+            self.bad = Some(start);
         }
     }
 }
