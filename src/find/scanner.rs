@@ -31,6 +31,9 @@
 //! `max_len` + [`LOOKAHEAD`] after it, which is what those drivers keep in
 //! the window.
 
+use std::cell::Cell;
+use std::sync::LazyLock;
+
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_search::find_byte;
 use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
@@ -42,7 +45,6 @@ use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
 use crate::find::schemes::is_registered_scheme;
-use std::sync::LazyLock;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
 /// of characters before the `:` or `@` is prose (RFC 5321 limits a local
@@ -227,6 +229,23 @@ struct Forward<'s> {
     /// The first ASCII byte from `host_start` on that no DNS host holds
     /// (what `dns_authority_cut` looks for, found on the way).
     non_dns: usize,
+    /// The last [`host_range`] asked of this authority: `(host_start,
+    /// end)` and the answer (the cut and the host checks both need it).
+    host_memo: Cell<((usize, usize), (usize, usize))>,
+}
+
+impl Forward<'_> {
+    /// [`host_range`] of the authority read so far, up to `end`.
+    fn host_range(&self, hay: &[u8], end: usize) -> (usize, usize) {
+        let key = (self.host_start.min(end), end);
+        let (k, range) = self.host_memo.get();
+        if k == key {
+            return range;
+        }
+        let range = host_range(hay, key.0, end);
+        self.host_memo.set((key, range));
+        range
+    }
 }
 
 /// The scanner over one haystack.
@@ -998,6 +1017,7 @@ impl<'h> Scanner<'h> {
             host_start: body,
             unclean: usize::MAX,
             non_dns: usize::MAX,
+            host_memo: Cell::new(((usize::MAX, 0), (0, 0))),
         };
         let limit = start + self.opts.max_len;
         let mut end;
@@ -1083,7 +1103,7 @@ impl<'h> Scanner<'h> {
         state: &mut ScanState,
     ) -> bool {
         let hay = self.hay;
-        let (h0, h1) = host_range(hay, fw.host_start.min(end), end);
+        let (h0, h1) = fw.host_range(hay, end);
         state.work += (h1 - h0) as u64;
         // A host wrapped over lines is checked without its white space.
         let compact;
@@ -1238,6 +1258,7 @@ impl<'h> Scanner<'h> {
             host_start: fw.host_start,
             unclean: fw.unclean,
             non_dns: fw.non_dns,
+            host_memo: fw.host_memo.clone(),
         };
         let (q, stop) = self.forward(p, &mut probe, ctx, false, false, r + 1, state);
         !(stop == Stop::End && q <= r)
@@ -1598,7 +1619,7 @@ pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool
 /// [`authority_cut`] for the authority the forward scan `fw` just read up to
 /// `end`: the first byte no DNS host holds is known from that scan.
 fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Option<usize> {
-    let (h0, h1) = host_range(hay, fw.host_start, end);
+    let (h0, h1) = fw.host_range(hay, end);
     let glued = glued_prose_at(hay, h0, h1);
     let dns_cut = if !dns {
         None
