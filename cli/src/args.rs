@@ -5,12 +5,15 @@
 
 use std::ffi::OsString;
 
-use clap::{Parser, ValueEnum};
+use clap::{ArgAction, Parser, ValueEnum};
 use encoding_rs::Encoding;
 use iriscan::{
     CharsetError, Finder, HostMapping, NormalForm, NormalizationLevel, NormalizeOptions,
     UriOptions, charset_for_label,
 };
+
+use crate::binary::BinaryRules;
+use crate::walk::WalkOptions;
 
 const ABOUT: &str = "\
 Find IRIs (RFC 3987 internationalized links) in text of any language.
@@ -19,8 +22,10 @@ Finds `scheme:` links (`https://…`, `urn:…`, `mailto:…`, any registered
 scheme), `www.` hosts and e-mail addresses, validates each against the RFC
 3987bis grammar, and prints one IRI per line (`PATH:` before it when there are
 several inputs). With no PATH, or PATH `-`, reads standard input (shown as
-`<stdin>`). Directories are searched recursively in file-name order; symbolic
-links inside them are not followed.
+`<stdin>`). Directories are walked as ripgrep walks them: what .gitignore and
+.ignore files ignore, hidden files and binary files (a NUL byte) are skipped,
+symbolic links are not followed (see the options of the directory walk); the
+files found are scanned in path order.
 
 Exit status: 0 if something was found, 1 if nothing, 2 on an error (an
 unreadable input, an invalid line with --each-line, a bad argument).";
@@ -125,6 +130,62 @@ pub struct Args {
     /// Threads to scan with (default: all cores); the output does not depend on it
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+
+    // The directory walk (ripgrep's)
+    /// Walk hidden files and directories (names starting with `.`) too
+    #[arg(long, help_heading = WALK)]
+    pub hidden: bool,
+
+    /// Do not skip what .gitignore, .ignore and git's exclude files ignore
+    #[arg(long, help_heading = WALK)]
+    pub no_ignore: bool,
+
+    /// -u: --no-ignore; -uu: and --hidden; -uuu: and --binary
+    #[arg(short = 'u', long = "unrestricted", action = ArgAction::Count, help_heading = WALK)]
+    pub unrestricted: u8,
+
+    /// Walk only files matching GLOB, or not matching `!GLOB` (repeatable)
+    #[arg(short = 'g', long = "glob", value_name = "GLOB", help_heading = WALK)]
+    pub globs: Vec<String>,
+
+    /// Descend at most NUM directories below a PATH (1: its own entries)
+    #[arg(long, value_name = "NUM", help_heading = WALK)]
+    pub max_depth: Option<usize>,
+
+    /// Follow symbolic links inside directories
+    #[arg(short = 'L', long, help_heading = WALK)]
+    pub follow: bool,
+
+    /// Skip walked files larger than NUM bytes (suffix K, M or G: KiB, MiB, GiB)
+    #[arg(long, value_name = "NUM+SUFFIX?", value_parser = parse_size, help_heading = WALK)]
+    pub max_filesize: Option<u64>,
+
+    /// Scan binary files found by walking a directory too (with a warning)
+    #[arg(long, help_heading = WALK)]
+    pub binary: bool,
+
+    /// Scan binary files (a NUL byte in the first 64 KiB) as text, silently
+    #[arg(short = 'a', long, help_heading = WALK)]
+    pub text: bool,
+}
+
+/// The heading of the options of the directory walk in `--help`.
+const WALK: &str = "Directory walk";
+
+/// A size as `--max-filesize` takes it: a number of bytes, or of KiB, MiB
+/// or GiB with a `K`, `M` or `G` suffix (as ripgrep).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let (digits, shift) = match s.as_bytes().last() {
+        Some(b'K' | b'k') => (&s[..s.len() - 1], 10),
+        Some(b'M' | b'm') => (&s[..s.len() - 1], 20),
+        Some(b'G' | b'g') => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("not a size: {s:?} (a number, with K, M or G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("too large: {s:?}"))
 }
 
 /// The values of `--normalize`.
@@ -209,11 +270,51 @@ impl Args {
         }
     }
 
+    /// How directories are walked.
+    pub fn walk_options(&self) -> WalkOptions {
+        WalkOptions {
+            hidden: self.hidden || self.unrestricted >= 2,
+            no_ignore: self.no_ignore || self.unrestricted >= 1,
+            globs: self.globs.clone(),
+            max_depth: self.max_depth,
+            follow: self.follow,
+            max_filesize: self.max_filesize,
+            threads: self.threads(),
+        }
+    }
+
+    /// What is done with binary inputs (`encoding`: the charset given).
+    pub fn binary_rules(&self, encoding: Option<&'static Encoding>) -> BinaryRules {
+        BinaryRules {
+            text: self.text,
+            walked_too: self.binary || self.unrestricted >= 3,
+            encoding,
+        }
+    }
+
     /// The IRI → URI mapping options these arguments ask for.
     pub fn uri_options(&self) -> UriOptions {
         UriOptions::new().host_mapping(match self.host_mapping {
             HostMappingArg::Idna => HostMapping::Idna,
             HostMappingArg::Percent => HostMapping::PercentEncode,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_take_k_m_g_suffixes() {
+        assert_eq!(parse_size("0"), Ok(0));
+        assert_eq!(parse_size("1500"), Ok(1500));
+        assert_eq!(parse_size("2K"), Ok(2048));
+        assert_eq!(parse_size("3M"), Ok(3 << 20));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert_eq!(parse_size("1g"), Ok(1 << 30));
+        for bad in ["", "K", "1.5M", "-1", "1T", "99999999999999999999G"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -4,7 +4,9 @@
 //!
 //! - [`args`]: the command line (clap);
 //! - [`walk`]: PATH arguments → inputs (standard input, files, directories
-//!   walked in name order) and reading an input's bytes;
+//!   walked as ripgrep walks them, in path order) and reading an input's
+//!   bytes;
+//! - [`binary`]: whether an input is binary (a NUL byte), and what then;
 //! - [`scan`]: an input's bytes → hits (with line and column)
 //!   ([`scan::scan_input`], the seam where streaming and parallel readers
 //!   plug in); [`each_line`] is the `--each-line` counterpart;
@@ -16,6 +18,7 @@
 //! `iriscan big.txt | head`) ends the program quietly with status 0.
 
 mod args;
+mod binary;
 mod each_line;
 mod json;
 mod line_output;
@@ -40,11 +43,12 @@ use rayon::prelude::*;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use crate::args::Args;
+use crate::binary::{BinaryCheck, BinaryRules, OnBinary, Sniffing};
 use crate::each_line::LineOptions;
 use crate::line_output::LinePrinter;
 use crate::output::{HitPrinter, Mode, Rendered, Settings};
 use crate::progress::Progress;
-use crate::scan::InputError;
+use crate::scan::{InputError, Scanned};
 use crate::walk::{Input, Walk};
 
 fn main() -> ExitCode {
@@ -100,6 +104,14 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         let _ = writeln!(io::stderr(), "iriscan: --base must be an absolute IRI: {e}");
         return Ok(Status::Error);
     }
+    let walk = match Walk::new(&args.paths, args.walk_options()) {
+        Ok(walk) => walk,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "iriscan: --glob: {e}");
+            return Ok(Status::Error);
+        }
+    };
+    let binary = args.binary_rules(encoding);
     let with_path = Walk::several_inputs(&args.paths);
     let out = BufWriter::new(io::stdout().lock());
     let mut job = Job::new(args, encoding, out, with_path);
@@ -118,7 +130,7 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     let progress = Progress::new();
     let mut failed = false;
     let mut batch: Vec<Input> = Vec::new();
-    let mut walk = Walk::new(&args.paths).peekable();
+    let mut walk = walk.peekable();
     while let Some(item) = walk.next() {
         let input = match item {
             Ok(input) => input,
@@ -138,16 +150,16 @@ fn run(args: &Args) -> anyhow::Result<Status> {
             if batch.len() < threads * 8 && walk.peek().is_some() {
                 continue;
             }
-            failed |= job.batch(std::mem::take(&mut batch), &progress)?;
+            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary)?;
             continue;
         }
         if !batch.is_empty() {
-            failed |= job.batch(std::mem::take(&mut batch), &progress)?;
+            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary)?;
         }
-        failed |= job.input(&input, &progress)?;
+        failed |= job.input(&input, &progress, binary.check(input.walked))?;
     }
     if !batch.is_empty() {
-        failed |= job.batch(batch, &progress)?;
+        failed |= job.batch(batch, &progress, &binary)?;
     }
     progress.finish();
     Ok(job.status(failed))
@@ -202,7 +214,12 @@ impl<W: Write> Job<W> {
 
     /// Scans one input and prints what it holds; returns whether the input
     /// failed (reported on standard error), or the output error.
-    fn input(&mut self, input: &Input, progress: &Progress) -> io::Result<bool> {
+    fn input(
+        &mut self,
+        input: &Input,
+        progress: &Progress,
+        binary: BinaryCheck,
+    ) -> io::Result<bool> {
         let reader = match input.open() {
             Ok(r) => r,
             Err(e) => {
@@ -219,13 +236,19 @@ impl<W: Write> Job<W> {
                     name,
                     progress,
                     searcher,
+                    binary,
                     |hit| renderer.render(name, hit),
                     |rendered| printer.emit(rendered),
                 );
                 let failed = match r {
-                    Ok(summary) => {
+                    Ok(Scanned::Whole { summary, nul }) => {
+                        warn_binary(&input.name, nul);
                         warn_replacements(&input.name, &summary.charset, summary.replacements);
                         false
+                    }
+                    Ok(Scanned::SkippedBinary { nul }) => {
+                        note_skipped_binary(&input.name, nul);
+                        return Ok(false);
                     }
                     Err(e) => read_failed(&input.name, e)?,
                 };
@@ -233,8 +256,26 @@ impl<W: Write> Job<W> {
                 Ok(failed)
             }
             Job::Lines(opts, encoding, printer) => {
-                let reader = progress.wrap(reader, &input.name);
-                let mut decoded = match iriscan::DecodingReader::new(reader, *encoding) {
+                if binary.on_binary == OnBinary::Skip
+                    && let walk::Reader::File(file) = &reader
+                    && let Ok(meta) = file.metadata()
+                    && meta.is_file()
+                {
+                    match scan::read_head(file, meta.len()) {
+                        Ok((head, _)) => {
+                            if let Some(nul) = binary.first_nul(&head) {
+                                note_skipped_binary(&input.name, nul);
+                                return Ok(false);
+                            }
+                        }
+                        Err(err) => {
+                            report_read(&input.name, 0, &err);
+                            return Ok(true);
+                        }
+                    }
+                }
+                let mut sniffing = Sniffing::new(progress.wrap(reader, &input.name), binary);
+                let mut decoded = match iriscan::DecodingReader::new(&mut sniffing, *encoding) {
                     Ok(d) => {
                         warn_charset(&input.name, d.charset());
                         d
@@ -252,6 +293,8 @@ impl<W: Write> Job<W> {
                     Ok(()) => false,
                     Err(e) => read_failed(&input.name, e)?,
                 };
+                drop(decoded);
+                warn_binary(&input.name, sniffing.nul());
                 printer.end_input()?;
                 Ok(failed)
             }
@@ -261,19 +304,25 @@ impl<W: Write> Job<W> {
     /// Scans small files side by side on the pool, then prints them in
     /// order (each file's hits are held until its turn, so nothing
     /// interleaves); returns whether one failed.
-    fn batch(&mut self, inputs: Vec<Input>, progress: &Progress) -> io::Result<bool> {
+    fn batch(
+        &mut self,
+        inputs: Vec<Input>,
+        progress: &Progress,
+        binary: &BinaryRules,
+    ) -> io::Result<bool> {
         let Job::Hits(searcher, printer) = self else {
             unreachable!("only hit scans are batched")
         };
         let one_thread = searcher.clone().threads(1);
         let renderer = printer.renderer();
-        type Scanned = Result<(Vec<Rendered>, Summary), (u64, io::Error)>;
-        let results: Vec<Scanned> = inputs
+        type Collected = Result<Scanned<(Vec<Rendered>, Summary)>, (u64, io::Error)>;
+        let results: Vec<Collected> = inputs
             .par_iter()
             .map(|input| {
                 let reader = input.open().map_err(|e| (0, e))?;
                 let name = input.name.as_str();
-                scan::collect_input(reader, name, progress, &one_thread, |hit| {
+                let check = binary.check(input.walked);
+                scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
                     renderer.render(name, hit)
                 })
                 .map_err(|e| match e {
@@ -286,7 +335,12 @@ impl<W: Write> Job<W> {
         let mut failed = false;
         for (input, result) in inputs.iter().zip(results) {
             match result {
-                Ok((rendered, summary)) => {
+                Ok(Scanned::SkippedBinary { nul }) => note_skipped_binary(&input.name, nul),
+                Ok(Scanned::Whole {
+                    summary: (rendered, summary),
+                    nul,
+                }) => {
+                    warn_binary(&input.name, nul);
                     warn_replacements(&input.name, &summary.charset, summary.replacements);
                     for r in rendered {
                         printer.emit(r)?;
@@ -356,6 +410,26 @@ fn warn_charset(name: &str, charset: &Charset) {
             err,
             "iriscan: {name}: warning: charset guessed: {} (--encoding sets the charset)",
             charset.name()
+        );
+    }
+}
+
+/// Notes (on standard error, without changing the exit status) that a
+/// binary file found by a walk was skipped (docs/rules.md §4).
+fn note_skipped_binary(name: &str, nul: u64) {
+    let _ = writeln!(
+        io::stderr().lock(),
+        "iriscan: {name}: binary file skipped (NUL byte at offset {nul}; -a scans it as text)"
+    );
+}
+
+/// Warns that an input named on the command line (or scanned with
+/// `--binary`) is binary: it was scanned as text all the same.
+fn warn_binary(name: &str, nul: Option<u64>) {
+    if let Some(nul) = nul {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "iriscan: {name}: warning: binary file (NUL byte at offset {nul}), scanned as text"
         );
     }
 }

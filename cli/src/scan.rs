@@ -4,6 +4,8 @@
 //! memory, on the searcher's threads) or [`collect_input`] (for the small
 //! files scanned side by side); everything that prints receives the
 //! [`Hit`]s they hand on, with offsets, line and column in the input.
+//! Both look for a NUL first ([`crate::binary`]): a binary input may be
+//! skipped before anything is scanned.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -11,8 +13,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use iriscan::{Hit, ReadAt, Searcher, Summary};
 
+use crate::binary::{BinaryCheck, OnBinary, SNIFF_LEN, Sniffing};
 use crate::progress::Progress;
 use crate::walk::Reader;
+
+/// How the scan of an input went (when it did not fail).
+#[derive(Debug)]
+pub enum Scanned<S> {
+    /// Scanned to its end; `nul` is where a NUL showed the input binary.
+    Whole { summary: S, nul: Option<u64> },
+    /// Binary (a NUL at `nul`), and skipped: nothing was scanned.
+    SkippedBinary { nul: u64 },
+}
 
 /// Why scanning an input stopped.
 #[derive(Debug)]
@@ -38,16 +50,58 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// A regular file read at offsets: its bytes count towards the progress
+/// A regular file read at offsets: its first bytes come from `head` (read
+/// once, to look for a NUL), its bytes count towards the progress
 /// display, and the first offset where a read failed is kept.
 struct TrackedFile<'a> {
     file: &'a File,
     progress: &'a Progress,
     failed_at: AtomicU64,
+    head: Vec<u8>,
+    /// Whether `head` is the whole file (it ended before the head was full).
+    head_is_all: bool,
+}
+
+impl TrackedFile<'_> {
+    /// Reads the head (see [`read_head`]).
+    fn read_head(&mut self, len: u64) -> io::Result<()> {
+        let (head, ended) = read_head(&*self, len)?;
+        self.head = head;
+        self.head_is_all = ended;
+        Ok(())
+    }
+}
+
+/// The first [`SNIFF_LEN`] bytes of a regular file of `len` bytes, or the
+/// whole file if it is shorter, and whether the file ended there.
+pub fn read_head(file: &impl ReadAt, len: u64) -> io::Result<(Vec<u8>, bool)> {
+    // One more byte than the file holds, so that its end is seen.
+    let want = usize::try_from(len.saturating_add(1)).map_or(SNIFF_LEN, |n| n.min(SNIFF_LEN));
+    let mut head = vec![0; want];
+    let mut n = 0;
+    let mut ended = false;
+    while n < want {
+        match file.read_at(&mut head[n..], n as u64) {
+            Ok(0) => {
+                ended = true;
+                break;
+            }
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    head.truncate(n);
+    Ok((head, ended))
 }
 
 impl ReadAt for TrackedFile<'_> {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        if start < self.head.len() || self.head_is_all {
+            // Short reads are allowed: the reader asks again for the rest.
+            return self.head.as_slice().read_at(buf, offset);
+        }
         match self.file.read_at(buf, offset) {
             Ok(n) => {
                 self.progress.advance(n);
@@ -66,16 +120,19 @@ impl ReadAt for TrackedFile<'_> {
 /// Streams `reader` through `searcher`: every candidate — valid and
 /// invalid, in input order — is rendered by `render` (on the searcher's
 /// threads) and handed to `emit`; stops at the first error. A regular file
-/// is read at offsets (with several threads, in pieces on the pool);
-/// anything else — standard input, a pipe — as it comes.
+/// is looked at for a NUL first and skipped if `binary` says so, then read
+/// at offsets (with several threads, in pieces on the pool); anything
+/// else — standard input, a pipe — is read as it comes, and looked at as
+/// it is read.
 pub fn scan_input<T: Send>(
     reader: Reader,
     name: &str,
     progress: &Progress,
     searcher: &Searcher,
+    binary: BinaryCheck,
     render: impl Fn(&Hit<'_>) -> T + Sync,
     mut emit: impl FnMut(T) -> io::Result<()>,
-) -> Result<Summary, InputError> {
+) -> Result<Scanned<Summary>, InputError> {
     let mut output = None;
     let sink = |t| match emit(t) {
         Ok(()) => Ok(true),
@@ -84,31 +141,50 @@ pub fn scan_input<T: Send>(
             Ok(false)
         }
     };
-    let (scanned, at) = match reader {
-        Reader::File(file) if file.metadata().is_ok_and(|m| m.is_file()) => {
+    let regular = match &reader {
+        Reader::File(file) => file.metadata().ok().filter(|m| m.is_file()),
+        Reader::Stdin(_) => None,
+    };
+    let (scanned, at, nul) = match (reader, regular) {
+        (Reader::File(file), Some(meta)) => {
             progress.name(name);
-            let tracked = TrackedFile {
+            let mut tracked = TrackedFile {
                 file: &file,
                 progress,
                 failed_at: AtomicU64::new(u64::MAX),
+                head: Vec::new(),
+                head_is_all: false,
             };
+            if let Err(err) = tracked.read_head(meta.len()) {
+                let at = tracked.failed_at.into_inner();
+                return Err(InputError::Read {
+                    at: if at == u64::MAX { 0 } else { at },
+                    err,
+                });
+            }
+            let nul = binary.first_nul(&tracked.head);
+            if let (OnBinary::Skip, Some(nul)) = (binary.on_binary, nul) {
+                return Ok(Scanned::SkippedBinary { nul });
+            }
             let scanned = searcher.scan_file_map(&tracked, render, sink);
             let at = tracked.failed_at.into_inner();
-            (scanned, if at == u64::MAX { 0 } else { at })
+            (scanned, if at == u64::MAX { 0 } else { at }, nul)
         }
-        reader => {
+        (reader, _) => {
+            // What cannot be looked at ahead is scanned, binary or not.
             let mut reader = Counting {
-                inner: progress.wrap(reader, name),
+                inner: Sniffing::new(progress.wrap(reader, name), binary),
                 read: 0,
             };
             let scanned = searcher.scan_reader_map(&mut reader, render, sink);
-            (scanned, reader.read)
+            (scanned, reader.read, reader.inner.nul())
         }
     };
     if let Some(e) = output {
         return Err(InputError::Output(e));
     }
-    scanned.map_err(|err| InputError::Read { at, err })
+    let summary = scanned.map_err(|err| InputError::Read { at, err })?;
+    Ok(Scanned::Whole { summary, nul })
 }
 
 /// Scans a whole (small) input into rendered hits, for inputs scanned side
@@ -118,12 +194,19 @@ pub fn collect_input<T: Send>(
     name: &str,
     progress: &Progress,
     searcher: &Searcher,
+    binary: BinaryCheck,
     render: impl Fn(&Hit<'_>) -> T + Sync,
-) -> Result<(Vec<T>, Summary), InputError> {
+) -> Result<Scanned<(Vec<T>, Summary)>, InputError> {
     let mut all = Vec::new();
-    let summary = scan_input(reader, name, progress, searcher, render, |t| {
+    let scanned = scan_input(reader, name, progress, searcher, binary, render, |t| {
         all.push(t);
         Ok(())
     })?;
-    Ok((all, summary))
+    Ok(match scanned {
+        Scanned::Whole { summary, nul } => Scanned::Whole {
+            summary: (all, summary),
+            nul,
+        },
+        Scanned::SkippedBinary { nul } => Scanned::SkippedBinary { nul },
+    })
 }

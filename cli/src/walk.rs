@@ -1,18 +1,32 @@
 //! From PATH arguments to the inputs to scan, in a deterministic order.
 //!
-//! The rules, as ripgrep has them: `-` (or no PATH at all) is standard
-//! input; a path named on the command line is followed if it is a symbolic
-//! link; a directory is searched recursively, its entries sorted by file
-//! name (byte order) so that the output does not depend on the file system;
-//! inside directories, symbolic links are skipped (never followed, so no
-//! cycles and no escaping the tree) and so are FIFOs, sockets and devices
-//! (reading one could block forever). The walk is lazy: the first file is
-//! scanned before the rest of the tree is listed.
+//! The rules are ripgrep's (docs/rules.md §4), and so is the walker: the
+//! `ignore` crate. `-` (or no PATH at all) is standard input. A path named
+//! on the command line is always scanned — ignore rules, globs, hidden
+//! names and `--max-filesize` concern what a walk finds — and followed if
+//! it is a symbolic link. A directory is walked recursively on several
+//! threads, skipping what `.gitignore` (inside a git repository), `.ignore`
+//! and git's exclude files ignore, hidden names (a leading `.`), files
+//! the `-g` globs leave out and files over `--max-filesize`; symbolic links
+//! inside it are skipped unless `-L` follows them (with loops detected),
+//! and so are FIFOs, sockets and devices (reading one could block
+//! forever), and the file standard output is redirected to.
+//!
+//! The files a directory holds are then sorted by path, component by
+//! component in byte order — the order of a depth-first walk with each
+//! directory's entries sorted by name — so that the output depends neither
+//! on the file system nor on the walker's threads. A directory is listed
+//! whole before its first file is scanned; the PATH arguments are taken
+//! one after the other, in the order given.
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::{WalkBuilder, WalkState};
 
 /// The name standard input goes by in the output (as in ripgrep).
 pub const STDIN_NAME: &str = "<stdin>";
@@ -32,6 +46,9 @@ pub struct Input {
     /// [`STDIN_NAME`]. Not-UTF-8 bytes of a file name are shown as U+FFFD.
     pub name: String,
     pub source: Source,
+    /// Found by walking a directory (not named on the command line): a
+    /// binary file found so is skipped (docs/rules.md §4).
+    pub walked: bool,
 }
 
 impl Input {
@@ -68,42 +85,66 @@ impl Read for Reader {
     }
 }
 
-/// A path that could not be walked, with the OS reason.
+/// A path that could not be walked, with the reason.
 #[derive(Debug)]
 pub struct WalkError {
     pub name: String,
     pub err: io::Error,
 }
 
+/// What a walk of a directory skips and follows (the command line's
+/// `--hidden`, `--no-ignore`, `-g`, `--max-depth`, `-L`, `--max-filesize`).
+#[derive(Debug, Default)]
+pub struct WalkOptions {
+    /// Walk hidden files and directories too.
+    pub hidden: bool,
+    /// Ignore no file for `.gitignore`, `.ignore` or git's exclude files.
+    pub no_ignore: bool,
+    /// Globs as ripgrep's `-g`: a file must match one of those without
+    /// `!` (if there are any) and none of those with `!`.
+    pub globs: Vec<String>,
+    /// How deep to descend: 1 is a directory's own entries.
+    pub max_depth: Option<usize>,
+    /// Follow symbolic links inside directories.
+    pub follow: bool,
+    /// Skip files larger than this many bytes.
+    pub max_filesize: Option<u64>,
+    /// The threads that list directories.
+    pub threads: usize,
+}
+
 /// The inputs of a list of PATH arguments, in order.
 pub struct Walk {
     /// The arguments not yet looked at, in reverse order (popped from the end).
     args: Vec<OsString>,
-    /// The open directories, innermost last: each holds its remaining
-    /// entries, sorted, in reverse order.
-    stack: Vec<Vec<Entry>>,
-}
-
-/// A directory entry waiting to be visited (or an error met listing it).
-enum Entry {
-    File(PathBuf),
-    Dir(PathBuf),
-    Error(WalkError),
+    options: WalkOptions,
+    /// The `-g` globs, compiled.
+    overrides: Override,
+    /// The inputs of the directory argument being taken, in order.
+    listed: std::vec::IntoIter<Result<Input, WalkError>>,
 }
 
 impl Walk {
-    /// The walk of `paths`; no paths means standard input.
-    pub fn new(paths: &[OsString]) -> Walk {
+    /// The walk of `paths`; no paths means standard input. Fails on a glob
+    /// that does not parse.
+    pub fn new(paths: &[OsString], options: WalkOptions) -> Result<Walk, ignore::Error> {
         let mut args: Vec<OsString> = if paths.is_empty() {
             vec![OsString::from("-")]
         } else {
             paths.to_vec()
         };
         args.reverse();
-        Walk {
-            args,
-            stack: Vec::new(),
+        // Globs are relative to the current directory, as in ripgrep.
+        let mut overrides = OverrideBuilder::new(std::env::current_dir().unwrap_or_default());
+        for glob in &options.globs {
+            overrides.add(glob)?;
         }
+        Ok(Walk {
+            args,
+            overrides: overrides.build()?,
+            options,
+            listed: Vec::new().into_iter(),
+        })
     }
 
     /// Whether outputs name their input: more than one PATH, or a
@@ -112,53 +153,60 @@ impl Walk {
         paths.len() > 1 || paths.iter().any(|p| p != "-" && Path::new(p).is_dir())
     }
 
-    /// Visits a directory: its entries, sorted by name, go on the stack.
-    fn open_dir(&mut self, dir: PathBuf) -> Option<Result<Input, WalkError>> {
-        let read = match fs::read_dir(&dir) {
-            Ok(r) => r,
-            Err(err) => {
-                return Some(Err(WalkError {
-                    name: display(&dir),
-                    err,
-                }));
-            }
-        };
-        let mut named: Vec<(OsString, Entry)> = Vec::new();
-        let mut errors = Vec::new();
-        for entry in read {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(err) => {
-                    errors.push(Entry::Error(WalkError {
-                        name: display(&dir),
-                        err,
-                    }));
-                    continue;
+    /// Lists the files of the directory `dir` (a PATH argument), in path
+    /// order, with the errors met at their place.
+    fn list(&self, dir: &Path) -> Vec<Result<Input, WalkError>> {
+        let o = &self.options;
+        let mut builder = WalkBuilder::new(dir);
+        builder
+            .hidden(!o.hidden)
+            .parents(!o.no_ignore)
+            .ignore(!o.no_ignore)
+            .git_ignore(!o.no_ignore)
+            .git_global(!o.no_ignore)
+            .git_exclude(!o.no_ignore)
+            .overrides(self.overrides.clone())
+            .max_depth(o.max_depth)
+            .follow_links(o.follow)
+            .max_filesize(o.max_filesize)
+            .skip_stdout(true)
+            .threads(o.threads);
+        let (found, listed) = mpsc::channel();
+        builder.build_parallel().run(|| {
+            let found = found.clone();
+            Box::new(move |entry| {
+                let item = match entry {
+                    // The directory itself, symbolic links not followed,
+                    // FIFOs, sockets and devices: nothing to scan.
+                    Ok(entry) if entry.depth() == 0 => return WalkState::Continue,
+                    Ok(entry) if !entry.file_type().is_some_and(|t| t.is_file()) => {
+                        return WalkState::Continue;
+                    }
+                    Ok(entry) => Ok(file_input(entry.into_path(), true)),
+                    Err(err) => Err(err),
+                };
+                // The receiver lives until the walk is over.
+                let _ = found.send(item);
+                WalkState::Continue
+            })
+        });
+        drop(found);
+        let mut items: Vec<(PathBuf, Result<Input, WalkError>)> = Vec::new();
+        for item in listed {
+            match item {
+                Ok(input) => {
+                    let Source::File(path) = &input.source else {
+                        unreachable!("a walk finds files")
+                    };
+                    items.push((path.clone(), Ok(input)));
                 }
-            };
-            let path = entry.path();
-            // `DirEntry::file_type` does not follow symbolic links.
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => named.push((entry.file_name(), Entry::Dir(path))),
-                Ok(t) if t.is_file() => named.push((entry.file_name(), Entry::File(path))),
-                // Symbolic links, FIFOs, sockets, devices: skipped (module docs).
-                Ok(_) => {}
-                Err(err) => named.push((
-                    entry.file_name(),
-                    Entry::Error(WalkError {
-                        name: display(&path),
-                        err,
-                    }),
-                )),
+                Err(err) => walk_errors(err, None, dir, &mut items),
             }
         }
-        named.sort_by(|a, b| a.0.cmp(&b.0));
-        // Listing errors carry no name to sort by: report them first.
-        let mut entries: Vec<Entry> = errors;
-        entries.extend(named.into_iter().map(|(_, e)| e));
-        entries.reverse();
-        self.stack.push(entries);
-        None
+        // `Path`'s order compares component by component (module docs); a
+        // stable sort keeps the errors of one path in the order met.
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        items.into_iter().map(|(_, item)| item).collect()
     }
 
     /// Looks at one PATH argument.
@@ -167,13 +215,17 @@ impl Walk {
             return Some(Ok(Input {
                 name: STDIN_NAME.to_string(),
                 source: Source::Stdin,
+                walked: false,
             }));
         }
         let path = PathBuf::from(arg);
         // `fs::metadata` follows a symbolic link named on the command line.
         match fs::metadata(&path) {
-            Ok(m) if m.is_dir() => self.open_dir(path),
-            Ok(_) => Some(Ok(file_input(path))),
+            Ok(m) if m.is_dir() => {
+                self.listed = self.list(&path).into_iter();
+                None
+            }
+            Ok(_) => Some(Ok(file_input(path, false))),
             Err(err) => Some(Err(WalkError {
                 name: display(&path),
                 err,
@@ -187,19 +239,8 @@ impl Iterator for Walk {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(top) = self.stack.last_mut() {
-                let Some(entry) = top.pop() else {
-                    self.stack.pop();
-                    continue;
-                };
-                match entry {
-                    Entry::File(p) => return Some(Ok(file_input(p))),
-                    Entry::Error(e) => return Some(Err(e)),
-                    Entry::Dir(p) => match self.open_dir(p) {
-                        Some(item) => return Some(item),
-                        None => continue,
-                    },
-                }
+            if let Some(item) = self.listed.next() {
+                return Some(item);
             }
             let arg = self.args.pop()?;
             if let Some(item) = self.open_arg(arg) {
@@ -209,10 +250,47 @@ impl Iterator for Walk {
     }
 }
 
-fn file_input(path: PathBuf) -> Input {
+/// The errors `err` of a walk of `root` stands for (several for a partly
+/// read ignore file), each with the path it is about (to sort by and to
+/// print) and an I/O error for the reason.
+fn walk_errors(
+    err: ignore::Error,
+    path: Option<PathBuf>,
+    root: &Path,
+    out: &mut Vec<(PathBuf, Result<Input, WalkError>)>,
+) {
+    let (path, err) = match err {
+        ignore::Error::Partial(errs) => {
+            for err in errs {
+                walk_errors(err, path.clone(), root, out);
+            }
+            return;
+        }
+        ignore::Error::WithPath { path: p, err } => {
+            // The innermost path is the most precise.
+            return walk_errors(*err, Some(p), root, out);
+        }
+        ignore::Error::WithDepth { err, .. } => return walk_errors(*err, path, root, out),
+        ignore::Error::Loop { ancestor, child } => (
+            Some(child),
+            io::Error::other(format!(
+                "file system loop: a link to its ancestor {}",
+                display(&ancestor)
+            )),
+        ),
+        ignore::Error::Io(err) => (path, err),
+        other => (path, io::Error::other(other.to_string())),
+    };
+    let path = path.unwrap_or_else(|| root.to_path_buf());
+    let name = display(&path);
+    out.push((path, Err(WalkError { name, err })));
+}
+
+fn file_input(path: PathBuf, walked: bool) -> Input {
     Input {
         name: display(&path),
         source: Source::File(path),
+        walked,
     }
 }
 

@@ -1144,3 +1144,388 @@ fn normalize_in_running_text_prints_and_keys_on_the_normal_form() {
     assert_eq!(hits[0]["normalized"], "http://example.com/b");
     assert_eq!(hits[0]["iri"], "HTTP://Example.COM:80/a/../b");
 }
+
+// ---------------------------------------------------------------------------
+// The directory walk (ripgrep's) and binary files.
+
+/// The hits of a walk, without the prefixes' directory.
+fn walked(dir: &TempDir, args: &[&str]) -> Run {
+    run_in(dir.path(), args, b"")
+}
+
+#[test]
+fn walks_skip_what_ignore_files_ignore_and_hidden_files_as_ripgrep_does() {
+    let dir = TempDir::new("walk-ignore");
+    // A git repository: its .gitignore files count (as in ripgrep, not
+    // outside one), and `.git` itself is hidden.
+    std::fs::create_dir_all(dir.path().join("repo/.git")).unwrap();
+    dir.write("repo/.git/packed", "http://git.example/\n");
+    dir.write("repo/.gitignore", "target/\n*.log\n");
+    dir.write("repo/.ignore", "scratch.txt\n");
+    dir.write("repo/sub/.gitignore", "local.txt\n");
+    dir.write("repo/a.txt", "http://a.example/\n");
+    dir.write("repo/run.log", "http://log.example/\n");
+    dir.write("repo/scratch.txt", "http://scratch.example/\n");
+    dir.write("repo/target/debug/build.txt", "http://target.example/\n");
+    dir.write("repo/sub/local.txt", "http://local.example/\n");
+    dir.write("repo/sub/kept.txt", "http://kept.example/\n");
+    dir.write("repo/.env.txt", "http://hidden.example/\n");
+    dir.write("repo/.cache/c.txt", "http://cache.example/\n");
+    let r = walked(&dir, &["repo"]);
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+    assert_eq!(
+        r.lines(),
+        [
+            "repo/a.txt:http://a.example/",
+            "repo/sub/kept.txt:http://kept.example/"
+        ]
+    );
+    let ignored = [
+        "repo/a.txt:http://a.example/",
+        "repo/run.log:http://log.example/",
+        "repo/scratch.txt:http://scratch.example/",
+        "repo/sub/kept.txt:http://kept.example/",
+        "repo/sub/local.txt:http://local.example/",
+        "repo/target/debug/build.txt:http://target.example/",
+    ];
+    assert_eq!(walked(&dir, &["--no-ignore", "repo"]).lines(), ignored);
+    assert_eq!(walked(&dir, &["-u", "repo"]).lines(), ignored);
+    assert_eq!(
+        walked(&dir, &["--hidden", "repo"]).lines(),
+        [
+            "repo/.cache/c.txt:http://cache.example/",
+            "repo/.env.txt:http://hidden.example/",
+            "repo/.git/packed:http://git.example/",
+            "repo/a.txt:http://a.example/",
+            "repo/sub/kept.txt:http://kept.example/",
+        ]
+    );
+    let everything = walked(&dir, &["-uu", "repo"]);
+    assert_eq!(everything.lines().len(), 9, "{everything:?}");
+    assert_eq!(
+        walked(&dir, &["--no-ignore", "--hidden", "repo"]).stdout,
+        everything.stdout
+    );
+    // Named on the command line, an ignored or hidden file is scanned.
+    let r = walked(&dir, &["repo/run.log", "repo/.env.txt"]);
+    assert_eq!(
+        r.lines(),
+        [
+            "repo/run.log:http://log.example/",
+            "repo/.env.txt:http://hidden.example/"
+        ]
+    );
+    // So is a hidden or ignored directory, with the rules inside it.
+    let r = walked(&dir, &["repo/target", "repo/.cache"]);
+    assert_eq!(
+        r.lines(),
+        [
+            "repo/target/debug/build.txt:http://target.example/",
+            "repo/.cache/c.txt:http://cache.example/"
+        ]
+    );
+    // Outside a git repository, .gitignore files do not count; .ignore do.
+    std::fs::remove_dir_all(dir.path().join("repo/.git")).unwrap();
+    let r = walked(&dir, &["repo"]);
+    assert_eq!(
+        r.lines(),
+        [
+            "repo/a.txt:http://a.example/",
+            "repo/run.log:http://log.example/",
+            "repo/sub/kept.txt:http://kept.example/",
+            "repo/sub/local.txt:http://local.example/",
+            "repo/target/debug/build.txt:http://target.example/",
+        ]
+    );
+}
+
+#[test]
+fn the_walk_is_in_path_order_whatever_the_threads() {
+    let dir = TempDir::new("walk-order");
+    let mut expected = Vec::new();
+    for a in ["b", "a", "B", "a.d", "a-"] {
+        for f in ["z.txt", "a.txt", "Z.txt", "m/x.txt"] {
+            let path = format!("d/{a}/{f}");
+            dir.write(&path, format!("http://{}.example/\n", expected.len()));
+            expected.push(path);
+        }
+    }
+    dir.write("d/a.txt", "http://file-beside-dir-a.example/\n");
+    expected.push("d/a.txt".to_string());
+    // A directory's files come where its name sorts, by path component.
+    expected.sort_by(|a, b| Path::new(a).cmp(Path::new(b)));
+    let expected: Vec<String> = expected.iter().map(|p| format!("{p}:1")).collect();
+    assert_eq!(expected[0], "d/B/Z.txt:1");
+    assert_eq!(expected[8], "d/a-/Z.txt:1");
+    assert!(
+        expected.iter().position(|p| p == "d/a/z.txt:1")
+            < expected.iter().position(|p| p == "d/a.d/Z.txt:1")
+    );
+    for threads in ["1", "2", "8"] {
+        let r = walked(&dir, &["--count", "--threads", threads, "d"]);
+        assert_eq!(r.lines(), expected, "--threads {threads}");
+    }
+}
+
+#[test]
+fn globs_choose_the_walked_files() {
+    let dir = TempDir::new("walk-glob");
+    dir.write("d/a.txt", "http://a.example/\n");
+    dir.write("d/b.txt", "http://b.example/\n");
+    dir.write("d/c.md", "http://c.example/\n");
+    dir.write("d/sub/d.txt", "http://d.example/\n");
+    dir.write("d/sub/e.md", "http://e.example/\n");
+    let r = walked(&dir, &["-g", "*.md", "d"]);
+    assert_eq!(
+        r.lines(),
+        ["d/c.md:http://c.example/", "d/sub/e.md:http://e.example/"]
+    );
+    let r = walked(&dir, &["-g", "!*.md", "--glob", "!b.txt", "d"]);
+    assert_eq!(
+        r.lines(),
+        ["d/a.txt:http://a.example/", "d/sub/d.txt:http://d.example/"]
+    );
+    // A glob with a slash is relative to the current directory; `!` on a
+    // directory leaves it out whole.
+    let r = walked(&dir, &["-g", "d/sub/*.txt", "d"]);
+    assert_eq!(r.lines(), ["d/sub/d.txt:http://d.example/"]);
+    let r = walked(&dir, &["-g", "!sub", "d"]);
+    assert_eq!(r.lines().len(), 3);
+    // Files named on the command line are scanned whatever the globs.
+    let r = walked(&dir, &["-g", "*.md", "d/a.txt"]);
+    assert_eq!(r.lines(), ["http://a.example/"]);
+    // A glob that does not parse is a bad argument.
+    let r = walked(&dir, &["-g", "a[", "d"]);
+    assert_eq!((r.status, r.stdout.as_str()), (2, ""));
+    assert!(r.stderr.starts_with("iriscan: --glob: "), "{}", r.stderr);
+}
+
+#[test]
+fn max_depth_limits_the_walk() {
+    let dir = TempDir::new("walk-depth");
+    dir.write("d/1.txt", "http://one.example/\n");
+    dir.write("d/a/2.txt", "http://two.example/\n");
+    dir.write("d/a/b/3.txt", "http://three.example/\n");
+    let depth = |n: &str| walked(&dir, &["--max-depth", n, "d"]);
+    assert_eq!(depth("1").lines(), ["d/1.txt:http://one.example/"]);
+    assert_eq!(depth("2").lines().len(), 2);
+    assert_eq!(depth("3").lines().len(), 3);
+    let r = depth("0");
+    assert_eq!(
+        (r.status, r.stdout.as_str(), r.stderr.as_str()),
+        (1, "", "")
+    );
+    // A file named on the command line has no depth.
+    let r = walked(&dir, &["--max-depth", "0", "d/a/b/3.txt"]);
+    assert_eq!(r.lines(), ["http://three.example/"]);
+    assert_eq!(walked(&dir, &["--max-depth", "deep", "d"]).status, 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn follow_takes_symbolic_links_inside_directories() {
+    use std::os::unix::fs::symlink;
+    let dir = TempDir::new("walk-follow");
+    dir.write("d/a.txt", "http://a.example/\n");
+    dir.write("outside/o.txt", "http://outside.example/\n");
+    symlink("../outside", dir.path().join("d/link-to-dir")).unwrap();
+    symlink("a.txt", dir.path().join("d/link-to-file.txt")).unwrap();
+    let r = walked(&dir, &["d"]);
+    assert_eq!(r.lines(), ["d/a.txt:http://a.example/"]);
+    for follow in ["-L", "--follow"] {
+        let r = walked(&dir, &[follow, "d"]);
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+        assert_eq!(
+            r.lines(),
+            [
+                "d/a.txt:http://a.example/",
+                "d/link-to-dir/o.txt:http://outside.example/",
+                "d/link-to-file.txt:http://a.example/",
+            ]
+        );
+    }
+    // A loop is reported (an error) and walked once.
+    std::fs::create_dir(dir.path().join("d/sub")).unwrap();
+    symlink("..", dir.path().join("d/sub/up")).unwrap();
+    let r = walked(&dir, &["-L", "d"]);
+    assert_eq!(r.status, 2);
+    assert_eq!(r.lines().len(), 3, "{r:?}");
+    assert_eq!(
+        r.stderr,
+        "iriscan: d/sub/up: file system loop: a link to its ancestor d\n"
+    );
+}
+
+#[test]
+fn max_filesize_skips_larger_walked_files() {
+    let dir = TempDir::new("walk-size");
+    dir.write("d/small.txt", "http://small.example/\n");
+    dir.write(
+        "d/k.txt",
+        format!("http://k.example/\n{}", "x".repeat(2000)),
+    );
+    dir.write(
+        "d/m.txt",
+        format!("http://m.example/\n{}", "x\n".repeat(600_000)),
+    );
+    let size = |n: &str| walked(&dir, &["--max-filesize", n, "d"]);
+    assert_eq!(size("100").lines(), ["d/small.txt:http://small.example/"]);
+    assert_eq!(size("1K").lines(), ["d/small.txt:http://small.example/"]);
+    assert_eq!(size("2K").lines().len(), 2);
+    assert_eq!(size("1M").lines().len(), 2);
+    assert_eq!(size("2M").lines().len(), 3);
+    assert_eq!(size("1G").lines().len(), 3);
+    // Named on the command line, a file is scanned whatever its size.
+    let r = walked(&dir, &["--max-filesize", "10", "d/k.txt"]);
+    assert_eq!(r.lines(), ["http://k.example/"]);
+    for bad in ["10T", "K", "-1", "1.5M"] {
+        assert_eq!(size(bad).status, 2, "{bad}");
+    }
+}
+
+/// An executable's first bytes, with a link among them.
+const ELF: &[u8] = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0 see http://bin.example/ \0\x01\x02\n";
+
+#[test]
+fn walked_binary_files_are_skipped_with_a_note() {
+    let dir = TempDir::new("binary-walk");
+    dir.write("d/a.txt", "http://a.example/\n");
+    dir.write("d/app", ELF);
+    // UTF-16 text is NUL bytes half through: text, by its byte order mark.
+    let utf16: Vec<u8> = b"\xFF\xFE"
+        .iter()
+        .copied()
+        .chain(
+            "see http://u16.example/\n"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        )
+        .collect();
+    dir.write("d/utf16.txt", &utf16);
+    // A NUL after the first 64 KiB is not looked for: scanned as text.
+    let mut late = b"see http://late.example/\n".to_vec();
+    late.extend(b"text line\n".repeat(7000));
+    late.extend(b"\0 http://after.example/\n");
+    dir.write("d/late.txt", &late);
+    let note = "iriscan: d/app: binary file skipped (NUL byte at offset 7; -a scans it as text)\n";
+    let text = [
+        "d/a.txt:http://a.example/",
+        "d/late.txt:http://late.example/",
+        "d/late.txt:http://after.example/",
+        "d/utf16.txt:http://u16.example/",
+    ];
+    // Small files side by side, and one at a time.
+    for threads in ["1", "2"] {
+        let r = walked(&dir, &["--threads", threads, "d"]);
+        assert_eq!(
+            (r.status, r.stderr.as_str()),
+            (0, note),
+            "--threads {threads}"
+        );
+        assert_eq!(r.lines(), text);
+        // Not scanned, so not counted.
+        let r = walked(&dir, &["--count", "--threads", threads, "d"]);
+        assert_eq!(r.lines(), ["d/a.txt:1", "d/late.txt:2", "d/utf16.txt:1"]);
+    }
+    // Skipping is no error: nothing else found is still status 1.
+    std::fs::create_dir(dir.path().join("only-binary")).unwrap();
+    std::fs::copy(dir.path().join("d/app"), dir.path().join("only-binary/app")).unwrap();
+    let r = walked(&dir, &["only-binary"]);
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+    assert!(r.stderr.contains("only-binary/app: binary file skipped"));
+    // With --each-line too.
+    let r = walked(&dir, &["--each-line", "only-binary"]);
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+    assert!(r.stderr.contains("only-binary/app: binary file skipped"));
+    // -a scans them as text, silently; --binary and -uuu with a warning.
+    let r = walked(&dir, &["-a", "d"]);
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+    assert_eq!(r.lines()[1], "d/app:http://bin.example/");
+    assert_eq!(r.lines().len(), 5);
+    for args in [
+        &["--binary", "d"][..],
+        &["-uuu", "d"],
+        &["--threads", "1", "--binary", "d"],
+    ] {
+        let r = walked(&dir, args);
+        assert_eq!(r.status, 0);
+        assert_eq!(r.lines()[1], "d/app:http://bin.example/", "{args:?}");
+        assert_eq!(
+            r.stderr,
+            "iriscan: d/app: warning: binary file (NUL byte at offset 7), scanned as text\n"
+        );
+    }
+}
+
+#[test]
+fn named_binary_inputs_are_scanned_with_a_warning() {
+    let dir = TempDir::new("binary-named");
+    dir.write("app", ELF);
+    let warning = "iriscan: app: warning: binary file (NUL byte at offset 7), scanned as text\n";
+    for threads in ["1", "2"] {
+        let r = walked(&dir, &["--threads", threads, "app"]);
+        assert_eq!((r.status, r.stderr.as_str()), (0, warning));
+        assert_eq!(r.lines(), ["http://bin.example/"]);
+    }
+    let r = walked(&dir, &["--each-line", "app"]);
+    assert!(r.stderr.ends_with(warning), "{}", r.stderr);
+    // Standard input too, as it is read.
+    let r = run(&[], ELF);
+    assert_eq!(r.lines(), ["http://bin.example/"]);
+    assert_eq!(
+        r.stderr,
+        "iriscan: <stdin>: warning: binary file (NUL byte at offset 7), scanned as text\n"
+    );
+    // -a: silently.
+    let r = walked(&dir, &["-a", "app"]);
+    assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+    let r = run(&["--text"], ELF);
+    assert_eq!(
+        (r.lines(), r.stderr.as_str()),
+        (vec!["http://bin.example/"], "")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_walk_skips_the_file_the_output_goes_to() {
+    let dir = TempDir::new("walk-stdout");
+    dir.write("d/a.txt", "http://a.example/\n");
+    let out = std::fs::File::create(dir.path().join("d/out.txt")).unwrap();
+    let status = Command::new(BIN)
+        .arg("d")
+        .current_dir(dir.path())
+        .stdout(out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = std::fs::read_to_string(dir.path().join("d/out.txt")).unwrap();
+    assert_eq!(out, "d/a.txt:http://a.example/\n");
+}
+
+#[test]
+fn help_lists_the_walk_options() {
+    let r = run(&["--help"], b"");
+    for opt in [
+        "--hidden",
+        "--no-ignore",
+        "-u, --unrestricted...",
+        "-g, --glob <GLOB>",
+        "--max-depth <NUM>",
+        "-L, --follow",
+        "--max-filesize <NUM+SUFFIX?>",
+        "--binary",
+        "-a, --text",
+    ] {
+        let lines: Vec<&str> = r
+            .stdout
+            .lines()
+            .filter(|l| {
+                let l = l.trim_start();
+                l.starts_with(opt) && l[opt.len()..].starts_with(' ')
+            })
+            .collect();
+        assert_eq!(lines.len(), 1, "{opt}: {}", r.stdout);
+        assert!(lines[0].trim().len() > opt.len() + 10, "{opt}: {lines:?}");
+    }
+}
