@@ -13,3 +13,4 @@ pub(crate) mod percent;
 pub(crate) mod resolve;
 pub(crate) mod to_iri;
 pub(crate) mod to_uri;
+pub(crate) mod walk;

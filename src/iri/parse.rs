@@ -4,21 +4,27 @@
 //!
 //! [`parse`] checks that a string matches one of the grammar's start rules
 //! ([`Rule`]) over one of four character repertoires ([`Syntax`]), and on
-//! success returns its [`Components`]. It works the way oxiri and
-//! iri-string do:
+//! success returns its [`Components`]. Its grammar is that of the split of
+//! [`Components::split`] (RFC 3986 Appendix B, then the authority into
+//! userinfo, host and port) with each piece checked against the character
+//! class of its ABNF rule: a union of classes of the crate's one table of
+//! ASCII bytes, and the [`crate::is_ucschar`] family of range checks for
+//! the rest. The split is exactly the grammar's: every delimiter the split
+//! stops at (`:` `/` `?` `#` `@` `[` `]`) is one that no component before
+//! it may contain, so a string matches the grammar if and only if each
+//! piece of the split matches its rule.
 //!
-//! 1. the cheap split of [`Components::split`] (RFC 3986 Appendix B, then
-//!    the authority into userinfo, host and port), which cannot fail;
-//! 2. one left-to-right pass over each component against the character
-//!    class of its ABNF rule: a union of classes of the crate's one table
-//!    of ASCII bytes, and the [`crate::is_ucschar`] family of range checks
-//!    for the rest. UTF-8 is decoded only at non-ASCII lead bytes.
+//! It is done in two ways:
 //!
-//! The split is exactly the grammar's: every delimiter the split stops at
-//! (`:` `/` `?` `#` `@` `[` `]`) is one that no component before it may
-//! contain, so a string matches the grammar if and only if each piece of
-//! the split matches its rule. The pass is linear in the length of the
-//! string and allocates nothing.
+//! 1. the one pass of [`crate::iri::walk`], which finds the pieces and
+//!    checks their bytes in a single walk, and answers only "valid, with
+//!    these components" or "invalid": what every valid string costs;
+//! 2. for an invalid string, the precise validator here: the split, then
+//!    one pass over each component in the grammar's order, which builds the
+//!    error (the first fault's position, rule and kind). A property test
+//!    holds the two to the same verdicts and components.
+//!
+//! Both are linear in the length of the string and allocate nothing.
 //!
 //! ```
 //! use iriscan::{parse, Rule, Syntax};
@@ -74,6 +80,9 @@ use crate::chars::utf8::decode_at;
 use crate::iri::components::Components;
 use crate::iri::ip_literal::{self, IpFault};
 use crate::iri::percent::is_triplet;
+#[cfg(test)]
+use crate::iri::walk::walk;
+use crate::iri::walk::walk_into;
 
 /// Which ABNF start rule of RFC 3987bis §2.2 to match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -401,71 +410,17 @@ impl std::error::Error for ParseError {}
 /// assert!(parse("http://a/hello world", Rule::Iri, Syntax::Leiri).is_ok());
 /// ```
 pub fn parse(s: &str, rule: Rule, syntax: Syntax) -> Result<Components, ParseError> {
-    let c = Components::split(s);
-    let v = Validator::new(s, syntax);
-
-    match &c.scheme {
-        Some(r) => {
-            if let Err(e) = v.scheme(r.clone()) {
-                if rule != Rule::IriReference {
-                    return Err(e);
-                }
-                // Neither an IRI nor an irelative-ref; report the
-                // alternative that got further (see the module docs).
-                let rel = match v.noscheme_first_segment(0..r.end) {
-                    Err(rel) => rel,
-                    Ok(()) => ParseError::new(
-                        r.end,
-                        GrammarRule::IPathNoscheme,
-                        ParseErrorKind::NoschemeColon,
-                    ),
-                };
-                return Err(if rel.position > e.position { rel } else { e });
-            }
-        }
-        None if rule != Rule::IriReference => return Err(v.missing_scheme()),
-        None => {}
+    // The components are walked into the result in place: it is returned
+    // for every hit of a scan, and moving it costs as much as a short
+    // component's walk.
+    let mut out = Ok(Components::default());
+    if let Ok(c) = &mut out
+        && walk_into(s, rule, syntax, c)
+    {
+        debug_assert_eq!(out, Validator::new(s, syntax).two_pass(rule), "{s:?}");
+        return out;
     }
-
-    if c.authority.is_some() {
-        if let Some(u) = &c.userinfo {
-            v.scan(u.clone(), v.userinfo, GrammarRule::IUserinfo)?;
-        }
-        if let Some(h) = &c.host {
-            v.host(h.clone())?;
-        }
-        if let Some(p) = &c.port {
-            v.scan(p.clone(), DIGIT, GrammarRule::Port)?;
-        }
-        // The split ends the authority at '/', so the path is empty or
-        // starts with '/'.
-        v.scan(c.path.clone(), v.path, GrammarRule::IPathAbempty)?;
-    } else if v.b[c.path.clone()].starts_with(b"/") {
-        // Cannot start with "//": the split would have made it an authority.
-        v.scan(c.path.clone(), v.path, GrammarRule::IPathAbsolute)?;
-    } else if c.scheme.is_some() {
-        v.scan(c.path.clone(), v.path, GrammarRule::IPathRootless)?;
-    } else {
-        let p = c.path.clone();
-        let first_end = memchr::memchr(b'/', &v.b[p.clone()]).map_or(p.end, |i| p.start + i);
-        v.noscheme_first_segment(p.start..first_end)?;
-        v.scan(first_end..p.end, v.path, GrammarRule::IPathNoscheme)?;
-    }
-
-    if let Some(q) = &c.query {
-        v.scan_query(q.clone())?;
-    }
-    if let Some(f) = &c.fragment {
-        if rule == Rule::AbsoluteIri {
-            return Err(ParseError::new(
-                f.start - 1,
-                GrammarRule::AbsoluteIri,
-                ParseErrorKind::InvalidChar('#'),
-            ));
-        }
-        v.scan(f.clone(), v.query, GrammarRule::IFragment)?;
-    }
-    Ok(c)
+    Validator::new(s, syntax).two_pass(rule)
 }
 
 /// Validates an `IRI` (scheme required, fragment allowed) of RFC 3987bis
@@ -506,7 +461,7 @@ const PATH: u32 = SEGMENT_NC | COLON | SLASH;
 
 /// Which non-ASCII characters a component allows.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum NonAscii {
+pub(super) enum NonAscii {
     /// None (scheme, port, IP literals; everything in [`Syntax::Uri`]).
     No,
     /// `ucschar`, without the bidi formatting characters.
@@ -558,6 +513,79 @@ impl<'a> Validator<'a> {
             ucs,
             ucs_query,
         }
+    }
+
+    /// The precise validator: [`Components::split`], then each component
+    /// against its rule ([`Validator::scan_with`]), in the grammar's order,
+    /// so that the first fault found is the one the error names. [`parse`]
+    /// runs it only where the one-pass walk found a fault, to build the
+    /// error; it accepts exactly what the walk accepts.
+    fn two_pass(&self, rule: Rule) -> Result<Components, ParseError> {
+        let c = Components::split(self.s);
+        let v = self;
+
+        match &c.scheme {
+            Some(r) => {
+                if let Err(e) = v.scheme(r.clone()) {
+                    if rule != Rule::IriReference {
+                        return Err(e);
+                    }
+                    // Neither an IRI nor an irelative-ref; report the
+                    // alternative that got further (see the module docs).
+                    let rel = match v.noscheme_first_segment(0..r.end) {
+                        Err(rel) => rel,
+                        Ok(()) => ParseError::new(
+                            r.end,
+                            GrammarRule::IPathNoscheme,
+                            ParseErrorKind::NoschemeColon,
+                        ),
+                    };
+                    return Err(if rel.position > e.position { rel } else { e });
+                }
+            }
+            None if rule != Rule::IriReference => return Err(v.missing_scheme()),
+            None => {}
+        }
+
+        if c.authority.is_some() {
+            if let Some(u) = &c.userinfo {
+                v.scan(u.clone(), v.userinfo, GrammarRule::IUserinfo)?;
+            }
+            if let Some(h) = &c.host {
+                v.host(h.clone())?;
+            }
+            if let Some(p) = &c.port {
+                v.scan(p.clone(), DIGIT, GrammarRule::Port)?;
+            }
+            // The split ends the authority at '/', so the path is empty or
+            // starts with '/'.
+            v.scan(c.path.clone(), v.path, GrammarRule::IPathAbempty)?;
+        } else if v.b[c.path.clone()].starts_with(b"/") {
+            // Cannot start with "//": the split would have made it an authority.
+            v.scan(c.path.clone(), v.path, GrammarRule::IPathAbsolute)?;
+        } else if c.scheme.is_some() {
+            v.scan(c.path.clone(), v.path, GrammarRule::IPathRootless)?;
+        } else {
+            let p = c.path.clone();
+            let first_end = memchr::memchr(b'/', &v.b[p.clone()]).map_or(p.end, |i| p.start + i);
+            v.noscheme_first_segment(p.start..first_end)?;
+            v.scan(first_end..p.end, v.path, GrammarRule::IPathNoscheme)?;
+        }
+
+        if let Some(q) = &c.query {
+            v.scan_query(q.clone())?;
+        }
+        if let Some(f) = &c.fragment {
+            if rule == Rule::AbsoluteIri {
+                return Err(ParseError::new(
+                    f.start - 1,
+                    GrammarRule::AbsoluteIri,
+                    ParseErrorKind::InvalidChar('#'),
+                ));
+            }
+            v.scan(f.clone(), v.query, GrammarRule::IFragment)?;
+        }
+        Ok(c)
     }
 
     /// The error for the character at `pos`, or for the end of the input.
@@ -1163,5 +1191,259 @@ mod tests {
         let s = format!("{long}{long}");
         assert!(iref(&s));
         assert_eq!(err(&s, Rule::Iri, Syntax::Iri), (2 * n, "scheme"));
+    }
+
+    /// Pieces of IRIs and of faults, for the strings the property tests
+    /// below make: every delimiter, the start of each component, IP
+    /// literals whole and broken, percent triplets whole and cut, and a
+    /// character of each non-ASCII class (ucschar of each UTF-8 length,
+    /// bidi formatting, private use, tags, non-characters, C1 controls).
+    const PIECES: &[&str] = &[
+        ":",
+        "/",
+        "//",
+        "?",
+        "#",
+        "@",
+        "[",
+        "]",
+        "%",
+        "%4",
+        "%41",
+        "%zz",
+        "a",
+        "Z",
+        "v",
+        "1",
+        "-",
+        ".",
+        "+",
+        "_",
+        "~",
+        "!",
+        "=",
+        "'",
+        " ",
+        "{",
+        "}",
+        "^",
+        "|",
+        "\\",
+        "\"",
+        "<",
+        "`",
+        "\u{0}",
+        "\u{7F}",
+        "é",
+        "\u{85}",
+        "\u{A0}",
+        "ض",
+        "日",
+        "😀",
+        "\u{200E}",
+        "\u{061C}",
+        "\u{2066}",
+        "\u{E000}",
+        "\u{E0001}",
+        "\u{F0000}",
+        "\u{FDD0}",
+        "\u{FFFD}",
+        "\u{FFFE}",
+        "\u{1FFFE}",
+        "http:",
+        "s://",
+        "mailto:",
+        "1a:",
+        "::",
+        "[::1]",
+        "[v1.x]",
+        "[1:2:3:4:5:6:7:8]",
+        "[::1.2.3.4]",
+        "[fe80::1%25e]",
+        "[v.]",
+        ":80",
+        ":8a",
+        "u:p@",
+        "1.2.3.4",
+        "www.",
+    ];
+
+    fn pieces(max: usize) -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(PIECES), 0..max).prop_map(|v| v.concat())
+    }
+
+    /// Strings shaped like IRIs: each component present or not, made of
+    /// typical values or of random pieces, so that valid authorities, IP
+    /// literals and ports (rare in [`pieces`]) are common.
+    fn shaped() -> impl Strategy<Value = String> {
+        let part = |typical: &'static [&'static str], max: usize| {
+            prop_oneof![
+                4 => prop::sample::select(typical).prop_map(String::from),
+                1 => pieces(max),
+            ]
+        };
+        let scheme = part(&["", "s:", "http:", "1a:", "a_b:", "é:"], 2);
+        let userinfo = part(&["", "u@", "u:p@", "@", "[a]@", "a b@", "a@b@"], 3);
+        let host = part(
+            &[
+                "h",
+                "",
+                "[::1]",
+                "[v1.x]",
+                "例え.jp",
+                "[a]",
+                "1.2.3.4",
+                "h{x}",
+                "[::1",
+                "a%41",
+            ],
+            3,
+        );
+        let port = part(&["", ":", ":80", ":8a", ":1:2", ":%31"], 2);
+        let path = part(&["", "/", "/a/b", "a", "a:b", "/é/%41", "//x"], 4);
+        let query = part(&["", "?", "?q=1", "?\u{E000}", "?a?b"], 3);
+        let fragment = part(&["", "#", "#f", "#a#b", "#\u{E000}"], 3);
+        (
+            scheme,
+            any::<bool>(),
+            userinfo,
+            host,
+            port,
+            path,
+            query,
+            fragment,
+        )
+            .prop_map(
+                |(scheme, authority, userinfo, host, port, path, query, fragment)| {
+                    let authority = if authority {
+                        format!("//{userinfo}{host}{port}")
+                    } else {
+                        String::new()
+                    };
+                    format!("{scheme}{authority}{path}{query}{fragment}")
+                },
+            )
+    }
+
+    fn any_rule() -> impl Strategy<Value = Rule> {
+        prop::sample::select(vec![Rule::Iri, Rule::IriReference, Rule::AbsoluteIri])
+    }
+
+    fn any_syntax() -> impl Strategy<Value = Syntax> {
+        prop::sample::select(vec![Syntax::Uri, Syntax::Iri, Syntax::Leiri, Syntax::Text])
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            // PROPTEST_CASES=200000 for a long run.
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(20_000),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        /// The one-pass walk accepts exactly what the two-pass validator
+        /// accepts, with the same components (those of the split), and
+        /// `parse` answers as the two-pass validator does, errors included.
+        #[test]
+        fn one_pass_agrees_with_two_pass(s in prop_oneof![pieces(16), shaped()], rule in any_rule(), syntax in any_syntax()) {
+            let v = Validator::new(&s, syntax);
+            let precise = v.two_pass(rule);
+            prop_assert_eq!(walk(&s, rule, syntax), precise.clone().ok(), "{:?} {:?} {:?}", s, rule, syntax);
+            prop_assert_eq!(parse(&s, rule, syntax), precise, "{:?}", s);
+            if let Ok(c) = parse(&s, rule, syntax) {
+                prop_assert_eq!(c, Components::split(&s));
+            }
+        }
+    }
+
+    /// The walk's one-bit classes ([`crate::iri::walk::WALK`]) are the
+    /// precise validator's classes, byte by byte, in every syntax.
+    #[test]
+    fn walk_classes_are_the_validators() {
+        use crate::iri::walk::{WALK, classes};
+        for syntax in [Syntax::Uri, Syntax::Iri, Syntax::Text, Syntax::Leiri] {
+            let (v, k) = (Validator::new("", syntax), classes(syntax));
+            for (mask, bit) in [
+                (v.reg_name, k.reg_name),
+                (v.userinfo, k.userinfo),
+                (v.segment_nc, k.segment_nc),
+                (v.path, k.path),
+                (v.query, k.query),
+            ] {
+                for b in 0..=255u8 {
+                    let walk = WALK[usize::from(b)] & bit != 0;
+                    assert_eq!(
+                        walk,
+                        ASCII[usize::from(b)] & mask != 0,
+                        "{syntax:?} {b:#04X}"
+                    );
+                }
+            }
+            assert!((k.ucs, k.ucs_query) == (v.ucs, v.ucs_query), "{syntax:?}");
+        }
+    }
+
+    #[test]
+    fn one_pass_on_the_edges_of_the_authority() {
+        // (input, syntax, components as (userinfo, host, port)) for valid
+        // authorities the walk must read as the split does; then faults.
+        for (s, syntax, parts) in [
+            ("s://h", Syntax::Iri, (None, "h", None)),
+            ("s://", Syntax::Iri, (None, "", None)),
+            ("s://:", Syntax::Iri, (None, "", Some(""))),
+            (
+                "s://u:p:w@h:80/",
+                Syntax::Iri,
+                (Some("u:p:w"), "h", Some("80")),
+            ),
+            ("s://@", Syntax::Iri, (Some(""), "", None)),
+            ("s://[::1]:8?", Syntax::Iri, (None, "[::1]", Some("8"))),
+            ("s://u@[v1.x]#", Syntax::Iri, (Some("u"), "[v1.x]", None)),
+            // Text: a userinfo may hold brackets, even one like an IP-literal.
+            ("s://[a]@h", Syntax::Text, (Some("[a]"), "h", None)),
+            (
+                "s://[::1]@h:1",
+                Syntax::Text,
+                (Some("[::1]"), "h", Some("1")),
+            ),
+            ("s://{x}^@h", Syntax::Text, (Some("{x}^"), "h", None)),
+            (
+                "s://a b@c d:1",
+                Syntax::Leiri,
+                (Some("a b"), "c d", Some("1")),
+            ),
+        ] {
+            let c = walk(s, Rule::Iri, syntax).unwrap_or_else(|| panic!("{s}"));
+            let g = |r: Option<Range<usize>>| r.map(|r| &s[r]);
+            assert_eq!(
+                (
+                    g(c.userinfo.clone()),
+                    &s[c.host.clone().unwrap()],
+                    g(c.port.clone())
+                ),
+                parts,
+                "{s}"
+            );
+            assert_eq!(c, Components::split(s), "{s}");
+        }
+        for (s, syntax) in [
+            ("s://a@b@c", Syntax::Iri),
+            ("s://h:1:2", Syntax::Iri),
+            ("s://h:1a", Syntax::Iri),
+            ("s://h:%31", Syntax::Iri),
+            ("s://h:é", Syntax::Iri),
+            ("s://[::1]x", Syntax::Iri),
+            ("s://[::1]:1@h", Syntax::Iri),
+            ("s://[a]@h", Syntax::Iri),
+            ("s://u@[a]", Syntax::Text),
+            ("s://h{x}", Syntax::Text),
+            ("s://u@h[", Syntax::Text),
+            ("s://a:b:c", Syntax::Text),
+        ] {
+            assert_eq!(walk(s, Rule::Iri, syntax), None, "{s}");
+            assert!(parse(s, Rule::Iri, syntax).is_err(), "{s}");
+        }
     }
 }

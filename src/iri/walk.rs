@@ -1,0 +1,531 @@
+//! The one-pass validator: a single left-to-right walk over the bytes of a
+//! string that finds the boundaries of its components *and* checks each
+//! byte against the class of the component it is in.
+//!
+//! # Why one pass
+//!
+//! [`crate::parse`] used to split first ([`Components::split`], several
+//! searches for delimiters) and then read each component again against its
+//! rule. Scanning link-dense text validates every hit, and the two passes
+//! were its largest single cost. The walk reads each byte once:
+//!
+//! ```text
+//! https://例え.jp:8080/wiki/東京?q=ü#top
+//! └─┬─┘   └──┬───┘ └┬─┘└────┬───┘ └┬┘ └┬┘
+//! scheme   host   port   path  query fragment
+//! ```
+//!
+//! Each component is one *run*: the bytes of its class are stepped over,
+//! several ASCII bytes at a time where they are all in it; a `%` over its
+//! triplet; a non-ASCII character after decoding it. The run stops at the
+//! first byte it cannot step over, and that byte must be one of the
+//! delimiters that may end the component (`?` or `#` after a path, `#`
+//! after a query, the end of the string after a fragment); anything else is
+//! a fault.
+//!
+//! # Why the boundaries are the split's
+//!
+//! [`Components::split`] cuts at the first `:/?#` (the scheme), the first
+//! `/?#` after a `//` (the authority) and the first `?#` after that (the
+//! path). No component's class holds the delimiters that end it, so the
+//! run of a valid component stops exactly where the split cuts, and the
+//! walk returns exactly the split's components (`parse` checks it in debug
+//! builds, and a property test on random strings checks it always).
+//!
+//! The authority needs care, because a forward walk cannot know whether an
+//! `@` is still to come: see [`Walk::authority`].
+//!
+//! # What it does not do
+//!
+//! It never builds an error. At the first fault it gives up, and `parse`
+//! runs the precise two-pass validator, which finds the same fault and
+//! names its position and rule. Faults are rare among the strings a scan
+//! validates, so the error's cost does not matter; its exactness does.
+//!
+//! # The class table
+//!
+//! [`WALK`] gives every byte one bit per (component class, repertoire):
+//! `ireg-name`, `iuserinfo`, the first segment of an `ipath-noscheme`, the
+//! rest of a path, and `iquery`/`ifragment`, each plain (RFC 3987bis §2.2),
+//! with the `{}^[]` of [`Syntax::Text`], and with the ASCII of LEIRI's
+//! `ucschar`. With one bit per class, eight bytes are in a class when the
+//! AND of their eight entries has its bit. The table is computed when the
+//! crate is compiled from the crate's one ASCII table
+//! ([`crate::chars::ascii`]), and a test holds it to the classes of the
+//! precise validator.
+
+use crate::chars::ascii::{
+    ASCII, AT, COLON, LEIRI_EXTRA, QMARK, SCHEME, SLASH, SUB_DELIM, TEXT_EXTRA, UNRESERVED,
+};
+use crate::chars::byte_search::find_byte;
+use crate::chars::end_of_iri::{BIDI_FORMAT, is_bidi_format};
+use crate::chars::ucschar::{is_iprivate, is_leiri_ucschar, is_ucschar};
+use crate::iri::components::Components;
+use crate::iri::ip_literal;
+use crate::iri::parse::{NonAscii, Rule, Syntax};
+use crate::iri::percent::is_triplet;
+
+/// The component classes of the walk, as ASCII classes of the crate's
+/// table (without `pct-encoded` and non-ASCII, which the run handles), in
+/// the order of their bits in [`WALK`].
+const CLASS_MASKS: [u32; 5] = [
+    // ireg-name
+    UNRESERVED | SUB_DELIM,
+    // iuserinfo
+    UNRESERVED | SUB_DELIM | COLON,
+    // isegment-nz-nc
+    UNRESERVED | SUB_DELIM | AT,
+    // ipchar / "/": a path after its first segment
+    UNRESERVED | SUB_DELIM | AT | COLON | SLASH,
+    // iquery, ifragment
+    UNRESERVED | SUB_DELIM | AT | COLON | SLASH | QMARK,
+];
+
+/// The ASCII each repertoire adds to each class of [`CLASS_MASKS`]: none
+/// (URI, IRI); `{}^[]` except in the host (Text); the ASCII of LEIRI's
+/// `ucschar` everywhere (LEIRI).
+const EXTRA_MASKS: [[u32; 5]; 3] = [
+    [0; 5],
+    [0, TEXT_EXTRA, TEXT_EXTRA, TEXT_EXTRA, TEXT_EXTRA],
+    [LEIRI_EXTRA; 5],
+];
+
+/// The bit of class `class` (an index into [`CLASS_MASKS`]) under the
+/// repertoire `extra` (an index into [`EXTRA_MASKS`]).
+const fn bit(extra: usize, class: usize) -> u16 {
+    1 << (extra * CLASS_MASKS.len() + class)
+}
+
+/// The walk's class table: for every byte, one bit per class and
+/// repertoire ([`bit`]); none for `%` and for the bytes from 0x80 up.
+pub(super) static WALK: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut extra = 0;
+        while extra < EXTRA_MASKS.len() {
+            let mut class = 0;
+            while class < CLASS_MASKS.len() {
+                if ASCII[b] & (CLASS_MASKS[class] | EXTRA_MASKS[extra][class]) != 0 {
+                    t[b] |= bit(extra, class);
+                }
+                class += 1;
+            }
+            extra += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The classes of the components under one repertoire: bits of [`WALK`],
+/// and which non-ASCII characters each allows.
+pub(super) struct Classes {
+    pub(super) reg_name: u16,
+    pub(super) userinfo: u16,
+    pub(super) segment_nc: u16,
+    pub(super) path: u16,
+    /// `iquery` and `ifragment`.
+    pub(super) query: u16,
+    /// Non-ASCII in every class but the query's.
+    pub(super) ucs: NonAscii,
+    /// Non-ASCII in `iquery` (`iprivate` too).
+    pub(super) ucs_query: NonAscii,
+}
+
+const fn classes_of(extra: usize, ucs: NonAscii, ucs_query: NonAscii) -> Classes {
+    Classes {
+        reg_name: bit(extra, 0),
+        userinfo: bit(extra, 1),
+        segment_nc: bit(extra, 2),
+        path: bit(extra, 3),
+        query: bit(extra, 4),
+        ucs,
+        ucs_query,
+    }
+}
+
+static URI: Classes = classes_of(0, NonAscii::No, NonAscii::No);
+static IRI: Classes = classes_of(0, NonAscii::Ucs, NonAscii::UcsPrivate);
+static TEXT: Classes = classes_of(1, NonAscii::Ucs, NonAscii::UcsPrivate);
+static LEIRI: Classes = classes_of(2, NonAscii::Leiri, NonAscii::Leiri);
+
+/// The classes of `syntax`.
+pub(super) fn classes(syntax: Syntax) -> &'static Classes {
+    match syntax {
+        Syntax::Uri => &URI,
+        Syntax::Iri => &IRI,
+        Syntax::Text => &TEXT,
+        Syntax::Leiri => &LEIRI,
+    }
+}
+
+/// The components of `s` if it matches `rule` over `syntax`: exactly
+/// those of [`Components::split`]. `None` at the first fault, or for a
+/// string that does not match. (For tests: `parse` uses [`walk_into`].)
+#[cfg(test)]
+pub(super) fn walk(s: &str, rule: Rule, syntax: Syntax) -> Option<Components> {
+    let mut c = Components::default();
+    walk_into(s, rule, syntax, &mut c).then_some(c)
+}
+
+/// [`walk`] into `c`, which must be [`Components::default`]: whether `s`
+/// matches (`c` then holds its components).
+#[inline(always)]
+pub(super) fn walk_into(s: &str, rule: Rule, syntax: Syntax, c: &mut Components) -> bool {
+    let w = Walk {
+        s,
+        b: s.as_bytes(),
+        k: classes(syntax),
+    };
+    w.walk(rule, c).is_some()
+}
+
+/// One walk: the string and the classes of its repertoire.
+struct Walk<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    k: &'static Classes,
+}
+
+impl Walk<'_> {
+    #[inline(always)]
+    fn walk(&self, rule: Rule, c: &mut Components) -> Option<()> {
+        let (b, k) = (self.b, self.k);
+        // `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )` and ":".
+        let mut i = 0;
+        if b.first().is_some_and(u8::is_ascii_alphabetic) {
+            i = 1;
+            while i < b.len() && ASCII[usize::from(b[i])] & SCHEME != 0 {
+                i += 1;
+            }
+        }
+        let pos = if i > 0 && b.get(i) == Some(&b':') {
+            c.scheme = Some(0..i);
+            i + 1
+        } else if rule == Rule::IriReference {
+            // An irelative-ref: bytes 0..i, scheme characters, are in its
+            // first segment, whose walk goes on from `i`.
+            0
+        } else {
+            return None;
+        };
+        let mut path_start = pos;
+        let mut j = pos;
+        if b[pos..].starts_with(b"//") {
+            j = self.authority(pos + 2, c)?;
+            path_start = j;
+        } else if c.scheme.is_none() {
+            // `isegment-nz-nc`: no ':' before the first '/'. A path that
+            // starts with '/' stops this run at once.
+            j = self.run(i, k.segment_nc, k.ucs);
+            if b.get(j) == Some(&b':') {
+                return None;
+            }
+        }
+        // The path: `ipath-abempty`, `-absolute`, `-rootless` or the rest
+        // of `-noscheme`, all of one class.
+        j = self.run(j, k.path, k.ucs);
+        c.path = path_start..j;
+        if b.get(j) == Some(&b'?') {
+            let end = self.run(j + 1, k.query, k.ucs_query);
+            c.query = Some(j + 1..end);
+            j = end;
+        }
+        if b.get(j) == Some(&b'#') {
+            if rule == Rule::AbsoluteIri {
+                return None;
+            }
+            let end = self.run(j + 1, k.query, k.ucs);
+            c.fragment = Some(j + 1..end);
+            j = end;
+        }
+        (j == b.len()).then_some(())
+    }
+
+    /// Walks the authority that starts at `start` (after the `//`), fills
+    /// in its components and returns its end; `None` if it is not valid.
+    ///
+    /// The walk cannot know whether an `@` is still to come, so it runs
+    /// with the `ireg-name` class (inside `iuserinfo`'s) and keeps what the
+    /// host part needs: the first `:` since the host part began (the
+    /// port's: a host holds none) and whether a byte of `iuserinfo` outside
+    /// `ireg-name` was seen. An `@` ends the userinfo and starts the host
+    /// part afresh; a second `@` is a fault. An `IP-literal` host is walked
+    /// by [`Walk::ip_literal`]; a `[` that does not start one may still
+    /// open a userinfo of [`Syntax::Text`] (`[a]@host`).
+    fn authority(&self, start: usize, c: &mut Components) -> Option<usize> {
+        let (b, k) = (self.b, self.k);
+        let mut host_start = start;
+        let mut colon: Option<usize> = None;
+        let mut not_host = false;
+        if b.get(start) == Some(&b'[')
+            && let Some(end) = self.ip_literal(start, start, c)
+        {
+            return Some(end);
+        }
+        let mut i = start;
+        loop {
+            i = self.run(i, k.reg_name, k.ucs);
+            match b.get(i) {
+                None | Some(b'/' | b'?' | b'#') => break,
+                // A second ':' lands in the port, which holds digits only.
+                Some(b':') => colon = colon.or(Some(i)),
+                Some(b'@') => {
+                    if c.userinfo.is_some() {
+                        return None;
+                    }
+                    c.userinfo = Some(start..i);
+                    host_start = i + 1;
+                    (colon, not_host) = (None, false);
+                    if b.get(host_start) == Some(&b'[') {
+                        return self.ip_literal(start, host_start, c);
+                    }
+                }
+                Some(&x) if WALK[usize::from(x)] & k.userinfo != 0 => not_host = true,
+                Some(_) => return None,
+            }
+            i += 1;
+        }
+        if not_host {
+            return None;
+        }
+        c.authority = Some(start..i);
+        match colon {
+            Some(colon) => {
+                if !b[colon + 1..i].iter().all(u8::is_ascii_digit) {
+                    return None;
+                }
+                c.host = Some(host_start..colon);
+                c.port = Some(colon + 1..i);
+            }
+            None => c.host = Some(host_start..i),
+        }
+        Some(i)
+    }
+
+    /// An `IP-literal` host at `host_start` (a `[`), an optional port, and
+    /// the end of the authority that starts at `auth_start`; `None` if any
+    /// of it does not match.
+    fn ip_literal(
+        &self,
+        auth_start: usize,
+        host_start: usize,
+        c: &mut Components,
+    ) -> Option<usize> {
+        let b = self.b;
+        let close = host_start + 1 + find_byte(b']', &b[host_start + 1..])?;
+        let inner = &b[host_start + 1..close];
+        let valid = if matches!(inner.first(), Some(b'v' | b'V')) {
+            ip_literal::ipv_future(inner).is_ok()
+        } else {
+            ip_literal::ipv6_address(inner).is_ok()
+        };
+        if !valid {
+            return None;
+        }
+        // Neither address form admits "/?#@", so the authority goes on
+        // past the "]".
+        let mut end = close + 1;
+        let port = if b.get(end) == Some(&b':') {
+            end += 1 + b[end + 1..]
+                .iter()
+                .take_while(|x| x.is_ascii_digit())
+                .count();
+            Some(close + 2..end)
+        } else {
+            None
+        };
+        if !matches!(b.get(end), None | Some(b'/' | b'?' | b'#')) {
+            return None;
+        }
+        c.authority = Some(auth_start..end);
+        c.host = Some(host_start..close + 1);
+        c.port = port;
+        Some(end)
+    }
+
+    /// Steps from `i` over the bytes of a component of class `class` (a
+    /// bit of [`WALK`]) — its ASCII, `pct-encoded`, the non-ASCII
+    /// characters `non_ascii` allows — and returns the offset of the first
+    /// byte it cannot step over (the length at the end): a delimiter, or a
+    /// fault. The walk's one inner loop.
+    #[inline(always)]
+    fn run(&self, mut i: usize, class: u16, non_ascii: NonAscii) -> usize {
+        let b = self.b;
+        let at = |x: u8| WALK[usize::from(x)];
+        loop {
+            // Eight bytes at a time while all are in the class, then one
+            // at a time to the first that is not.
+            while let Some(w) = b[i..].first_chunk::<8>()
+                && w.iter().fold(class, |all, &x| all & at(x)) != 0
+            {
+                i += 8;
+            }
+            while let Some(&x) = b.get(i)
+                && at(x) & class != 0
+            {
+                i += 1;
+            }
+            match b.get(i) {
+                Some(b'%') if is_triplet(b, i) => i += 3,
+                Some(&x) if x >= 0x80 => {
+                    // Non-ASCII characters come in runs (a word of a
+                    // script): step over the whole run here.
+                    while let Some(&x) = b.get(i)
+                        && x >= 0x80
+                    {
+                        match self.non_ascii_len(i, non_ascii) {
+                            Some(n) => i += n,
+                            None => return i,
+                        }
+                    }
+                }
+                _ => return i,
+            }
+        }
+    }
+
+    /// The length of the non-ASCII character at `i` (a lead byte) if
+    /// `non_ascii` allows it (and, but in LEIRI, it is no bidi formatting
+    /// character, RFC 3987 §4.1).
+    #[inline(always)]
+    fn non_ascii_len(&self, i: usize, non_ascii: NonAscii) -> Option<usize> {
+        let (c, n) = char_at(self.s, i)?;
+        let ok = match non_ascii {
+            NonAscii::No => false,
+            NonAscii::Ucs => is_ucs(c),
+            // No private use character is a bidi formatting one.
+            NonAscii::UcsPrivate => is_ucs(c) || is_iprivate(c),
+            NonAscii::Leiri => is_leiri_ucschar(c),
+        };
+        ok.then_some(n)
+    }
+}
+
+/// `ucschar` without the bidi formatting characters. The first range of
+/// `ucschar`, U+00A0–D7FF, holds the letters of most scripts and is
+/// checked first.
+#[inline(always)]
+fn is_ucs(c: char) -> bool {
+    let u = c as u32;
+    if (0xA0..=0xD7FF).contains(&u) {
+        !maybe_bidi_format(c)
+    } else {
+        is_ucschar(c) && !maybe_bidi_format(c)
+    }
+}
+
+/// The character that starts at byte `i` of `s`, a non-ASCII lead byte,
+/// and its length. A `&str` is valid UTF-8 and the walk steps over whole
+/// characters, so the bits only need putting together; [`decode_at`]
+/// (which checks every byte range, for bytes that may not be UTF-8) agrees
+/// in debug builds. `None` only if `i` is not a character's start.
+///
+/// [`decode_at`]: crate::chars::utf8::decode_at
+#[inline(always)]
+fn char_at(s: &str, i: usize) -> Option<(char, usize)> {
+    let b = s.as_bytes();
+    let lead = u32::from(b[i]);
+    let cont = |k: usize| b.get(i + k).map(|&x| u32::from(x & 0x3F));
+    let (u, n) = if lead < 0xE0 {
+        (((lead & 0x1F) << 6) | cont(1)?, 2)
+    } else if lead < 0xF0 {
+        (((lead & 0x0F) << 12) | (cont(1)? << 6) | cont(2)?, 3)
+    } else {
+        let u = ((lead & 0x07) << 18) | (cont(1)? << 12) | (cont(2)? << 6) | cont(3)?;
+        (u, 4)
+    };
+    debug_assert_eq!(
+        crate::chars::utf8::decode_at(b, i),
+        char::from_u32(u).map(|c| (c, n)),
+        "{s:?} at {i}"
+    );
+    char::from_u32(u).map(|c| (c, n))
+}
+
+/// Whether `c` is a bidi formatting character ([`is_bidi_format`]), the
+/// table read only between its first and last entries: most non-ASCII
+/// letters (accented Latin, Cyrillic, CJK) are outside and cost two
+/// comparisons.
+#[inline(always)]
+fn maybe_bidi_format(c: char) -> bool {
+    let u = c as u32;
+    let (first, last) = (BIDI_FORMAT[0].0, BIDI_FORMAT[BIDI_FORMAT.len() - 1].1);
+    (first..=last).contains(&u) && is_bidi_format(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_at_decodes_every_character() {
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let s = format!("a{c}b");
+            assert_eq!(
+                char_at(&s, 1),
+                Some((c, c.len_utf8())),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    #[test]
+    fn is_ucs_is_ucschar_without_bidi_formatting() {
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(
+                is_ucs(c),
+                is_ucschar(c) && !is_bidi_format(c),
+                "U+{:04X}",
+                c as u32
+            );
+            assert_eq!(
+                maybe_bidi_format(c),
+                is_bidi_format(c),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    #[test]
+    fn runs_step_over_blocks_and_stop_at_the_first_fault() {
+        // A fault at every offset of a long ASCII run, so that it falls in
+        // each lane of the eight-byte step and in the tail.
+        let k = classes(Syntax::Iri);
+        for len in 0..40 {
+            for fault in 0..=len {
+                let mut s = "a".repeat(len);
+                if fault < len {
+                    s.replace_range(fault..fault + 1, " ");
+                }
+                let w = Walk {
+                    s: &s,
+                    b: s.as_bytes(),
+                    k,
+                };
+                assert_eq!(w.run(0, k.path, k.ucs), fault, "{s:?}");
+            }
+        }
+        // Percent triplets and runs of non-ASCII characters are stepped
+        // over; a cut triplet, a bidi mark and private use (outside the
+        // query) stop the run.
+        for (s, stop) in [
+            ("a%41b", 5),
+            ("a%4", 1),
+            ("東京大阪x", 13),
+            ("東京\u{200F}x", 6),
+            ("é\u{E000}", 2),
+            ("ab?c", 2),
+        ] {
+            let w = Walk {
+                s,
+                b: s.as_bytes(),
+                k,
+            };
+            assert_eq!(w.run(0, k.path, k.ucs), stop, "{s:?}");
+        }
+    }
+}
