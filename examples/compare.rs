@@ -6,7 +6,9 @@
 //!   with sparse links, multilingual text, an access log, adversarial inputs
 //!   at two sizes 8× apart (linear time);
 //! - `--threads 2` vs `--threads 1` on one 256 MiB file, counting, printing
-//!   IRIs and printing JSON, with identical output, beside two `--threads 1`
+//!   IRIs and printing JSON, and counting on 256 MiB of each kind of input
+//!   (prose, multilingual, link-dense, and the adversarial runs without
+//!   white space), with identical output, beside two `--threads 1`
 //!   processes run at once (the most two threads can give on the host at
 //!   that time);
 //! - `--each-line --normalize --unique` over a million and eight million IRI
@@ -171,6 +173,52 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// The head of a table of [`thread_row`]s.
+const THREADS_HEADER: &str = "| output | 1 thread | 2 threads | speed-up (median of the turns' ratios) | two 1-thread processes at once (the host's ceiling, likewise) | output of 1 and 2 threads |\n|---|---|---|---|---|---|";
+
+/// One row of a threads table: `iriscan [mode] --threads 1|2 path` timed
+/// by [`time_threads`], and whether both print the same.
+fn thread_row(
+    iriscan: &Path,
+    name: &str,
+    mode: Option<&str>,
+    path: &str,
+    bytes: usize,
+    runs: usize,
+) -> String {
+    let args = |threads| {
+        mode.into_iter()
+            .chain(["--threads", threads, path])
+            .collect::<Vec<&str>>()
+    };
+    let (args1, args2) = (args("1"), args("2"));
+    let times = time_threads(iriscan, &args1, &args2, runs);
+    let out1 = Command::new(iriscan).args(&args1).output().expect("run");
+    let out2 = Command::new(iriscan).args(&args2).output().expect("run");
+    format!(
+        "| {name} | {:.0} MiB/s | {:.0} MiB/s | {:.2}× | {:.2}× | {} |",
+        mibs(bytes, times.t1),
+        mibs(bytes, times.t2),
+        times.speed_up,
+        times.ceiling,
+        if out1.stdout == out2.stdout {
+            "identical"
+        } else {
+            "DIFFERENT"
+        }
+    )
+}
+
+/// An adversarial input of the corpus by its name, `bytes` long.
+fn adversarial(name: &str, bytes: usize) -> String {
+    let unit = corpus::ADVERSARIAL
+        .iter()
+        .find(|(n, _)| *n == name)
+        .expect("corpus kind")
+        .1;
+    corpus::adversarial(unit, bytes)
+}
+
 fn main() {
     // `compare --write KIND MIB PATH`: just write a corpus (for profiling).
     let args: Vec<String> = std::env::args().collect();
@@ -181,14 +229,7 @@ fn main() {
             "multilingual" => corpus::multilingual(size).0,
             "log" => corpus::access_log(size).0,
             "dense" => corpus::link_dense(size).0,
-            other => {
-                let unit = corpus::ADVERSARIAL
-                    .iter()
-                    .find(|(n, _)| *n == other)
-                    .expect("corpus kind")
-                    .1;
-                corpus::adversarial(unit, size)
-            }
+            other => adversarial(other, size),
         };
         std::fs::write(&args[4], text).expect("write");
         return;
@@ -310,35 +351,37 @@ fn main() {
     let p = write(&dir, "big.txt", &text);
     drop(text);
     let ps = p.to_str().unwrap();
-    println!(
-        "| output | 1 thread | 2 threads | speed-up (median of the turns' ratios) | two 1-thread processes at once (the host's ceiling, likewise) | output of 1 and 2 threads |"
-    );
-    println!("|---|---|---|---|---|---|");
+    println!("{THREADS_HEADER}");
     for (name, mode) in [
         ("`--count`", Some("--count")),
         ("IRIs (default)", None),
         ("`--json`", Some("--json")),
     ] {
-        let args = |threads| {
-            mode.into_iter()
-                .chain(["--threads", threads, ps])
-                .collect::<Vec<&str>>()
-        };
-        let (args1, args2) = (args("1"), args("2"));
-        let times = time_threads(&iriscan, &args1, &args2, thread_runs);
-        let out1 = Command::new(&iriscan).args(&args1).output().expect("run");
-        let out2 = Command::new(&iriscan).args(&args2).output().expect("run");
+        println!("{}", thread_row(&iriscan, name, mode, ps, big, thread_runs));
+    }
+
+    // Every kind of input, those without white space included: a piece of
+    // any of them may start anywhere (issue 12).
+    println!(
+        "\n## Threads, `--count` on every input ({} MiB each, median of {thread_runs} runs)\n",
+        big / MIB
+    );
+    println!("{}", THREADS_HEADER.replacen("output", "input", 1));
+    let inputs: [(&str, &dyn Fn(usize) -> String); 7] = [
+        ("English prose", &|n| corpus::prose(n).0),
+        ("multilingual", &|n| corpus::multilingual(n).0),
+        ("link-dense", &|n| corpus::link_dense(n).0),
+        ("`scheme-run`", &|n| adversarial("scheme-run", n)),
+        ("`no-space`", &|n| adversarial("no-space", n)),
+        ("`a.a~`", &|n| adversarial("a.a~", n)),
+        ("`parens`", &|n| adversarial("parens", n)),
+    ];
+    for (name, make) in inputs {
+        let p = write(&dir, "big.txt", &make(big));
+        let ps = p.to_str().unwrap();
         println!(
-            "| {name} | {:.0} MiB/s | {:.0} MiB/s | {:.2}× | {:.2}× | {} |",
-            mibs(big, times.t1),
-            mibs(big, times.t2),
-            times.speed_up,
-            times.ceiling,
-            if out1.stdout == out2.stdout {
-                "identical"
-            } else {
-                "DIFFERENT"
-            }
+            "{}",
+            thread_row(&iriscan, name, Some("--count"), ps, big, thread_runs)
         );
     }
 

@@ -245,6 +245,50 @@ fn parallel_paths_agree_on_a_large_input() {
     }
 }
 
+/// Inputs without white space (issue 12): the pool cuts them anywhere —
+/// inside runs, schemes, hosts, addresses, characters — and the hits are
+/// the same as on one thread. Each a few MiB, so that every window is cut
+/// into pieces, and with a small `max_len` too, so that truncated runs
+/// cross many pieces.
+#[test]
+fn parallel_paths_agree_on_inputs_without_white_space() {
+    let dense = (0..40_000)
+        .map(|i| match i % 5 {
+            0 => format!("http://h{i}.example/p?q={i}"),
+            1 => format!("u{i}.x+y@例え{i}.jp"),
+            2 => format!("www.w{i}.example/é"),
+            3 => format!("<https://a.example/{i}\n>"),
+            _ => format!("a+b-c.d{i}(例)"),
+        })
+        .collect::<String>();
+    let glued = format!("{}(http://x.example/end)", "a+b-c.d".repeat(20_000)).repeat(30);
+    let inputs = [
+        ("no-space", "abcdefghij".repeat(300_000)),
+        ("scheme-run", "a+b-c.d".repeat(450_000)),
+        ("a.a~", "a.a~".repeat(800_000)),
+        ("parens", "((((((((((".repeat(300_000)),
+        ("http-chain", "http://".repeat(450_000)),
+        ("links without white space", dense),
+        ("runs with a link glued at the end", glued),
+    ];
+    for (name, text) in &inputs {
+        for max_len in [512, 8192] {
+            let finder = Finder::new().max_len(max_len);
+            let expected = slice_rows(finder, text.as_bytes());
+            if name.contains("link") {
+                assert!(expected.len() >= 30, "{name}: {} hits", expected.len());
+            }
+            for threads in [2, 3] {
+                assert_eq!(
+                    parallel_rows(finder, text.as_bytes(), threads),
+                    expected,
+                    "{name}, max_len {max_len}, {threads} threads"
+                );
+            }
+        }
+    }
+}
+
 /// A sink that says stop gets exactly the hits before it, on every path:
 /// the parallel pipeline has already scanned the next window by then, and
 /// must not deliver it.

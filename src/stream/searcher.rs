@@ -124,17 +124,17 @@ impl Searcher {
     /// blocks are read `threads` × 512 KiB at a time (unless
     /// [`buffer_size`](Searcher::buffer_size) is set larger) and go through
     /// a pipeline with one rayon round per block: the pool scans block k in
-    /// pieces cut at white space and locates and maps the hits of block
-    /// k-1, while this thread reads and decodes block k+1 (UTF-8 straight
-    /// into its buffer; a file given to [`scan_file`](Searcher::scan_file)
-    /// is read in pieces on the pool) and hands the mapped hits of block
-    /// k-2 to the sink. Three buffers of a block take turns, each starting
-    /// with the last `max_len` + 96 bytes of the one before (what a trigger
-    /// near the end still needs), so that nothing else is ever moved; a
-    /// block is at least that long too (with a `max_len` above `threads` ×
-    /// 512 KiB, it is read that much at a time, and memory follows the
-    /// input).
-    /// Hits come out in the same order as with one thread.
+    /// pieces (cut anywhere, the seams settled after) and locates and maps
+    /// the hits of block k-1, while this thread reads and decodes block k+1
+    /// (UTF-8 straight into its buffer; a file given to
+    /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool)
+    /// and hands the mapped hits of block k-2 to the sink. Three buffers
+    /// of a block take turns, each starting with the last `max_len` + 96
+    /// bytes of the one before (what a trigger near the end still needs),
+    /// so that nothing else is ever moved; a block is at least that long
+    /// too (with a `max_len` above `threads` × 512 KiB, it is read that
+    /// much at a time, and memory follows the input). Hits come out in the
+    /// same order as with one thread.
     ///
     /// The pool is the one given to `Searcher::pool`, or else the
     /// pool the calling thread belongs to, or rayon's global pool. The
