@@ -104,8 +104,19 @@ impl Read for Watched {
                 return Ok(0);
             }
             if received().is_some() {
-                // The input ends here: what was read is scanned to its end.
-                return Ok(0);
+                // The input ends here: what was read (also what the thread
+                // has read and not handed over yet) is scanned to its end.
+                match self.chunks.try_recv() {
+                    Ok(Ok(chunk)) if !chunk.is_empty() => {
+                        self.chunk = chunk;
+                        self.at = 0;
+                        continue;
+                    }
+                    _ => {
+                        self.ended = true;
+                        return Ok(0);
+                    }
+                }
             }
             match self.chunks.recv_timeout(POLL) {
                 Ok(Ok(chunk)) => {
