@@ -40,11 +40,18 @@ fn slice_rows(finder: Finder, input: &[u8]) -> Vec<Row> {
     finder.find_iter(input).map(|h| row(&h)).collect()
 }
 
-fn stream_rows(finder: Finder, input: &[u8], buffer: usize, chunk: usize) -> Vec<Row> {
+fn stream_rows(
+    finder: Finder,
+    input: &[u8],
+    buffer: usize,
+    chunk: usize,
+    incremental: bool,
+) -> Vec<Row> {
     let mut rows = Vec::new();
     let summary = Searcher::new(finder)
         .encoding(Some(encoding_rs::UTF_8))
         .buffer_size(buffer)
+        .incremental(incremental)
         .scan_reader(Trickle { data: input, chunk }, |h: &Hit| {
             rows.push(row(h));
             Ok(true)
@@ -71,11 +78,19 @@ fn all_paths_agree(finder: Finder, input: &[u8]) {
             if buffer > 64 && chunk < 64 && input.len() > 20_000 {
                 continue; // the small cases cover tiny reads; keep the suite fast
             }
-            assert_eq!(
-                stream_rows(finder, input, buffer, chunk),
-                expected,
-                "buffer {buffer}, chunk {chunk}"
-            );
+            // Incremental reading depends on the reads, not the buffer:
+            // a tiny buffer and the default one are enough.
+            let incremental_too = buffer == 7 || buffer == iriscan::DEFAULT_BUFFER_SIZE;
+            for incremental in [false, true] {
+                if incremental && !incremental_too {
+                    continue;
+                }
+                assert_eq!(
+                    stream_rows(finder, input, buffer, chunk, incremental),
+                    expected,
+                    "buffer {buffer}, chunk {chunk}, incremental {incremental}"
+                );
+            }
         }
     }
 }
@@ -167,6 +182,80 @@ fn a_long_mix_of_every_token_agrees_on_every_path() {
         "\r\n", "http://",
     ];
     all_paths_agree(Finder::new().max_len(512), parts.concat().as_bytes());
+}
+
+/// Incremental reading hands each hit on once the white space after it has
+/// been read (a `tail -f` pipe shows each link as its line arrives), not
+/// `max_len` bytes later; read a byte at a time, every hit arrives before
+/// the byte after the first white space that follows it is read.
+#[test]
+fn incremental_reading_delivers_each_hit_once_its_end_is_settled() {
+    use std::cell::Cell;
+    use std::io::Read;
+    struct Counted<'a> {
+        data: &'a [u8],
+        read: &'a Cell<usize>,
+    }
+    impl Read for Counted<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let at = self.read.get();
+            let n = out.len().min(1).min(self.data.len() - at);
+            out[..n].copy_from_slice(&self.data[at..at + n]);
+            self.read.set(at + n);
+            Ok(n)
+        }
+    }
+    let mut text = String::new();
+    for t in TEXTS.iter().filter(|t| !t.contains('<')) {
+        text.push_str(t);
+        text.push('\n');
+    }
+    text.push_str("tail -f: https://a.example/last\n");
+    let expected = slice_rows(Finder::new(), text.as_bytes());
+    let read = Cell::new(0);
+    let mut rows = Vec::new();
+    Searcher::new(Finder::new())
+        .encoding(Some(encoding_rs::UTF_8))
+        .incremental(true)
+        .scan_reader(
+            Counted {
+                data: text.as_bytes(),
+                read: &read,
+            },
+            |h: &Hit| {
+                let settled = text.as_bytes()[h.end()..]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace())
+                    .map_or(text.len(), |i| h.end() + i + 1);
+                assert!(
+                    read.get() <= settled,
+                    "{} delivered after {} bytes, settled at {settled}",
+                    h.iri(),
+                    read.get()
+                );
+                rows.push(row(h));
+                Ok(true)
+            },
+        )
+        .unwrap();
+    assert_eq!(rows, expected);
+    // Without it, the hits wait for a full block.
+    let read = Cell::new(0);
+    let mut first_at = None;
+    Searcher::new(Finder::new())
+        .encoding(Some(encoding_rs::UTF_8))
+        .scan_reader(
+            Counted {
+                data: text.as_bytes(),
+                read: &read,
+            },
+            |_: &Hit| {
+                first_at.get_or_insert(read.get());
+                Ok(true)
+            },
+        )
+        .unwrap();
+    assert_eq!(first_at, Some(text.len()));
 }
 
 /// A scan's sink: takes every hit.

@@ -47,8 +47,91 @@ pub struct Args {
     pub json: bool,
 
     /// Print the number of hits per input instead of the hits
-    #[arg(long, conflicts_with = "json")]
+    #[arg(short = 'c', long, conflicts_with = "json")]
     pub count: bool,
+
+    /// Print the path of each input with a hit, once, instead of the hits
+    #[arg(
+        short = 'l',
+        long,
+        conflicts_with_all = ["json", "count", "each_line"]
+    )]
+    pub files_with_matches: bool,
+
+    /// Print nothing; exit 0 at the first hit (1 if none)
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Stop reading an input after N hits (as printed: valid ones, and
+    /// invalid ones with --invalid)
+    #[arg(short = 'm', long, value_name = "N", conflicts_with = "each_line")]
+    pub max_count: Option<u64>,
+
+    /// Put the line number before each hit (`path:line:iri`)
+    #[arg(
+        short = 'n',
+        long,
+        overrides_with = "no_line_number",
+        conflicts_with_all = ["json", "count", "files_with_matches", "each_line"]
+    )]
+    pub line_number: bool,
+
+    /// Do not print line numbers (the default)
+    #[arg(short = 'N', long, hide = true)]
+    pub no_line_number: bool,
+
+    /// Put the line and the byte column before each hit (`path:line:column:iri`)
+    #[arg(
+        long,
+        conflicts_with_all = ["json", "count", "files_with_matches", "each_line"]
+    )]
+    pub column: bool,
+
+    /// Print each hit as `path:line:column:iri`, always with the path (for editors)
+    #[arg(
+        long,
+        conflicts_with_all = ["json", "count", "files_with_matches", "each_line"]
+    )]
+    pub vimgrep: bool,
+
+    /// Print the path with each hit, also for one input
+    #[arg(short = 'H', long, overrides_with = "no_filename")]
+    pub with_filename: bool,
+
+    /// Never print paths with the hits
+    #[arg(short = 'I', long, overrides_with = "with_filename")]
+    pub no_filename: bool,
+
+    /// Follow each printed path by a NUL byte instead of `:` (or of the
+    /// newline with -l): paths may hold any character
+    #[arg(short = '0', long, conflicts_with_all = ["json", "each_line"])]
+    pub null: bool,
+
+    /// Print no message about inputs (unreadable, binary, charset warnings) on standard error
+    #[arg(short = 's', long)]
+    pub no_messages: bool,
+
+    /// After the run, print statistics: hits, inputs, bytes, time
+    #[arg(long, conflicts_with_all = ["json", "each_line"])]
+    pub stats: bool,
+
+    /// Write each output line at once (the default on a terminal): `tail -f log | iriscan --line-buffered`
+    #[arg(long, overrides_with = "block_buffered")]
+    pub line_buffered: bool,
+
+    /// Write output in blocks (the default when it is not a terminal)
+    #[arg(long, overrides_with = "line_buffered")]
+    pub block_buffered: bool,
+
+    /// Print a man page or shell completions, and exit: man, complete-bash, complete-zsh, complete-fish, complete-powershell
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHAT",
+        exclusive = true,
+        hide_possible_values = true
+    )]
+    pub generate: Option<GenerateArg>,
 
     /// Print each distinct IRI (URI with --uri) once, across all inputs
     #[arg(long)]
@@ -66,8 +149,8 @@ pub struct Args {
     #[arg(long)]
     pub no_email: bool,
 
-    /// Cut IRIs longer than BYTES (at least 512; default 8192), with a warning
-    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(512..))]
+    /// Cut IRIs longer than BYTES (512 to 1048576; default 8192), with a warning
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(512..=MAX_LEN_LIMIT))]
     pub max_len: Option<u64>,
 
     /// Map non-ASCII hosts in URIs with `idna` (punycode, the default) or `percent`
@@ -82,6 +165,7 @@ pub struct Args {
     pub host_mapping: HostMappingArg,
 
     /// Treat every input line as one IRI reference: print its URI, report invalid lines
+    /// (a line longer than 1 MiB is reported as invalid)
     #[arg(
         long,
         conflicts_with_all = ["count", "invalid", "no_www", "no_email", "max_len"]
@@ -120,6 +204,7 @@ pub struct Args {
 
     /// Input charset: a WHATWG label (sjis, latin1, utf-16le, …) or auto (the default)
     #[arg(
+        short = 'E',
         long,
         value_name = "LABEL",
         default_value = "auto",
@@ -128,7 +213,7 @@ pub struct Args {
     pub encoding: String,
 
     /// Threads to scan with (default: all cores); the output does not depend on it
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
 
     // The directory walk (ripgrep's)
@@ -186,6 +271,24 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .map_err(|_| format!("not a size: {s:?} (a number, with K, M or G)"))?;
     n.checked_mul(1 << shift)
         .ok_or_else(|| format!("too large: {s:?}"))
+}
+
+/// The largest `--max-len`: 1 MiB (what a candidate may hold in memory).
+pub const MAX_LEN_LIMIT: u64 = 1 << 20;
+
+/// The values of `--generate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GenerateArg {
+    /// A man page (roff)
+    Man,
+    /// Completions for bash
+    CompleteBash,
+    /// Completions for zsh
+    CompleteZsh,
+    /// Completions for fish
+    CompleteFish,
+    /// Completions for PowerShell
+    CompletePowershell,
 }
 
 /// The values of `--normalize`.
@@ -262,6 +365,23 @@ impl Args {
         self.to != Some(FormArg::Iri)
     }
 
+    /// Whether outputs name their input: `-H`, `-I`, `--vimgrep`, or else
+    /// `several` (more than one input).
+    pub fn with_path(&self, several: bool) -> bool {
+        if self.vimgrep || self.with_filename {
+            true
+        } else if self.no_filename {
+            false
+        } else {
+            several
+        }
+    }
+
+    /// Whether plain output needs line numbers.
+    pub fn line_numbers(&self) -> bool {
+        (self.line_number && !self.no_line_number) || self.column || self.vimgrep
+    }
+
     /// The number of threads to scan with.
     pub fn threads(&self) -> usize {
         match self.threads {
@@ -299,6 +419,37 @@ impl Args {
             HostMappingArg::Percent => HostMapping::PercentEncode,
         })
     }
+}
+
+/// Refuses `--normalize LEVEL` written with a space: the level is an
+/// optional value, given as `--normalize=LEVEL`, so clap takes `LEVEL` for
+/// a path; when no such path exists, that was surely not meant (`argv`:
+/// the program's arguments, its name first).
+pub fn check_normalize_value(
+    argv: impl IntoIterator<Item = OsString>,
+    args: &Args,
+) -> Result<(), String> {
+    if args.normalize.is_none() {
+        return Ok(());
+    }
+    let argv: Vec<OsString> = argv.into_iter().skip(1).collect();
+    for pair in argv.windows(2) {
+        if pair[0] == "--" {
+            break;
+        }
+        let next = &pair[1];
+        if pair[0] == "--normalize"
+            && next != "-"
+            && !next.to_string_lossy().starts_with('-')
+            && !std::path::Path::new(next).exists()
+        {
+            return Err(format!(
+                "--normalize takes its level after `=` (--normalize=simple, =syntax or =scheme); `{}` is taken as a path, and there is no such file",
+                next.to_string_lossy()
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -11,25 +11,35 @@
 //!   ([`scan::scan_input`], the seam where streaming and parallel readers
 //!   plug in); [`each_line`] is the `--each-line` counterpart;
 //! - [`output`] and [`line_output`]: records → plain text, JSON Lines
-//!   ([`json`]) or counts, with `--unique` in [`unique`].
+//!   ([`json`]) or counts, with `--unique` in [`unique`], written to
+//!   [`stdout`] (line- or block-buffered);
+//! - [`interrupt`]: Ctrl-C and SIGTERM write out what was found, then end
+//!   the run; [`stats`]: `--stats`; [`generate`]: `--generate`.
 //!
 //! Exit status as grep: 0 if something was found, 1 if nothing, 2 if an
-//! error occurred (an error wins over 0). A closed standard output (as in
-//! `iriscan big.txt | head`) ends the program quietly with status 0.
+//! error occurred (an error wins over 0), 128 + the signal's number after
+//! SIGINT or SIGTERM. A closed standard output (as in `iriscan big.txt |
+//! head`) ends the program quietly with status 0.
 
 mod args;
 mod binary;
 mod each_line;
+mod generate;
+mod interrupt;
 mod json;
 mod line_output;
 mod output;
 mod progress;
 mod scan;
+mod stats;
+mod stdout;
 mod unique;
+mod utf16_hint;
 mod walk;
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 use encoding_rs::Encoding;
@@ -48,11 +58,37 @@ use crate::each_line::LineOptions;
 use crate::line_output::LinePrinter;
 use crate::output::{HitPrinter, Mode, Rendered, Settings};
 use crate::progress::Progress;
-use crate::scan::{InputError, Scanned};
+use crate::scan::{InputError, ReadMode, Scanned};
+use crate::stats::Stats;
+use crate::stdout::{Buffering, Stdout};
+use crate::utf16_hint::Utf16;
 use crate::walk::{Input, Walk};
+
+/// Messages about inputs go to standard error (not with `-s`).
+static MESSAGES: AtomicBool = AtomicBool::new(true);
+
+fn messages() -> bool {
+    MESSAGES.load(Ordering::Relaxed)
+}
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(what) = args.generate {
+        return match generate::print(what, &mut io::stdout().lock()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "iriscan: {e}");
+                Status::Error.into()
+            }
+        };
+    }
+    if let Err(e) = args::check_normalize_value(std::env::args_os(), &args) {
+        let _ = writeln!(io::stderr(), "iriscan: {e}");
+        return Status::Error.into();
+    }
+    MESSAGES.store(!args.no_messages, Ordering::Relaxed);
+    interrupt::watch();
     match run(&args) {
         Ok(status) => status.into(),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
@@ -66,9 +102,11 @@ fn main() -> ExitCode {
 /// How a run ended (the exit status).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
-    Found = 0,
-    NothingFound = 1,
-    Error = 2,
+    Found,
+    NothingFound,
+    Error,
+    /// Stopped by this signal.
+    Interrupted(i32),
 }
 
 impl Status {
@@ -83,7 +121,12 @@ impl Status {
 
 impl From<Status> for ExitCode {
     fn from(s: Status) -> ExitCode {
-        ExitCode::from(s as u8)
+        ExitCode::from(match s {
+            Status::Found => 0,
+            Status::NothingFound => 1,
+            Status::Error => 2,
+            Status::Interrupted(signal) => u8::try_from(128 + signal).unwrap_or(130),
+        })
     }
 }
 
@@ -112,9 +155,14 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         }
     };
     let binary = args.binary_rules(encoding);
-    let with_path = Walk::several_inputs(&args.paths);
-    let out = BufWriter::new(io::stdout().lock());
-    let mut job = Job::new(args, encoding, out, with_path);
+    let with_path = args.with_path(Walk::several_inputs(&args.paths));
+    let buffering = Buffering::choose(args.line_buffered, args.block_buffered);
+    let out = Stdout::new(buffering);
+    // Input read as it arrives is scanned as it arrives when each hit is
+    // to show at once, or when the first hit ends the run (`-q`).
+    let incremental = buffering == Buffering::Line || args.quiet;
+    let mut job = Run::new(Job::new(args, encoding, out, with_path), incremental);
+    let mut stats = Stats::start();
     let threads = args.threads();
     if threads > 1 {
         // `--threads N` is N threads in all, this one included: it reads
@@ -132,6 +180,9 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     let mut batch: Vec<Input> = Vec::new();
     let mut walk = walk.peekable();
     while let Some(item) = walk.next() {
+        if job.done() || interrupt::received().is_some() {
+            break;
+        }
         let input = match item {
             Ok(input) => input,
             Err(e) => {
@@ -142,7 +193,8 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         };
         // Small files go side by side on the pool (rayon across files);
         // large ones and standard input are streamed, on all threads.
-        let small = matches!(&job, Job::Hits(..))
+        // (Not a FIFO or a device: those are read as they arrive.)
+        let small = matches!(&job.job, Job::Hits(..))
             && threads > 1
             && input.len().is_some_and(|n| n < SMALL_FILE);
         if small {
@@ -150,18 +202,35 @@ fn run(args: &Args) -> anyhow::Result<Status> {
             if batch.len() < threads * 8 && walk.peek().is_some() {
                 continue;
             }
-            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary)?;
+            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary, &mut stats)?;
             continue;
         }
         if !batch.is_empty() {
-            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary)?;
+            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary, &mut stats)?;
         }
-        failed |= job.input(&input, &progress, binary.check(input.walked))?;
+        let check = binary.check(input.walked);
+        failed |= job.input(&input, &progress, check, &mut stats)?;
     }
-    if !batch.is_empty() {
-        failed |= job.batch(batch, &progress, &binary)?;
+    if !batch.is_empty() && !job.done() && interrupt::received().is_none() {
+        failed |= job.batch(batch, &progress, &binary, &mut stats)?;
     }
     progress.finish();
+    if let Some(signal) = interrupt::received() {
+        // What was found is written out (the scans stopped at the signal).
+        job.flush()?;
+        return Ok(Status::Interrupted(signal));
+    }
+    if args.stats && !args.quiet {
+        let Job::Hits(_, printer) = &mut job.job else {
+            unreachable!("--stats conflicts with --each-line")
+        };
+        stats.hits = printer.hits;
+        stats.inputs_with_hits = printer.inputs_with_hits;
+        let out = printer.out();
+        stats.bytes_printed = out.written();
+        stats.print(out)?;
+    }
+    job.flush()?;
     Ok(job.status(failed))
 }
 
@@ -175,7 +244,35 @@ enum Job<W: Write> {
     Lines(LineOptions, Option<&'static Encoding>, LinePrinter<W>),
 }
 
+/// The job of a run, and how it reads input that arrives as it is written.
+struct Run<W: Write> {
+    job: Job<W>,
+    /// Hand on each hit as soon as its line is read (line-buffered output).
+    incremental: bool,
+}
+
+impl<W: Write> std::ops::Deref for Run<W> {
+    type Target = Job<W>;
+    fn deref(&self) -> &Job<W> {
+        &self.job
+    }
+}
+
+impl<W: Write> std::ops::DerefMut for Run<W> {
+    fn deref_mut(&mut self) -> &mut Job<W> {
+        &mut self.job
+    }
+}
+
 impl<W: Write> Job<W> {
+    /// Whether the run is over before the inputs are (`-q` found a hit).
+    fn done(&self) -> bool {
+        match self {
+            Job::Hits(_, p) => p.done(),
+            Job::Lines(..) => false,
+        }
+    }
+
     fn new(args: &Args, encoding: Option<&'static Encoding>, out: W, with_path: bool) -> Job<W> {
         if args.each_line {
             let opts = LineOptions {
@@ -190,11 +287,18 @@ impl<W: Write> Job<W> {
                 LinePrinter::new(out, args.json, with_path, args.unique),
             );
         }
-        let mode = match (args.json, args.count) {
-            (true, _) => Mode::Json,
-            (false, true) => Mode::Count,
-            (false, false) => Mode::Plain,
+        let mode = if args.quiet {
+            Mode::Quiet
+        } else if args.json {
+            Mode::Json
+        } else if args.count {
+            Mode::Count
+        } else if args.files_with_matches {
+            Mode::Files
+        } else {
+            Mode::Plain
         };
+        let finder = args.finder();
         let settings = Settings {
             mode,
             uri: args.uri,
@@ -203,13 +307,33 @@ impl<W: Write> Job<W> {
             with_path,
             uri_options: args.uri_options(),
             normalize: args.normalization(args.uri),
+            line: args.line_numbers(),
+            column: args.column || args.vimgrep,
+            null: args.null,
+            max_count: args.max_count,
+            max_len: finder.max_iri_len(),
+            messages: !args.no_messages,
         };
-        // Only JSON prints line and column.
-        let searcher = Searcher::new(args.finder())
+        // Only JSON, `-n` and `--column` print line and column.
+        let searcher = Searcher::new(finder)
             .threads(args.threads())
             .encoding(encoding)
-            .line_numbers(args.json);
+            .line_numbers(args.json || args.line_numbers());
         Job::Hits(searcher, HitPrinter::new(out, settings))
+    }
+
+    /// Writes out what the output holds.
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Job::Hits(_, p) => p.out().flush(),
+            Job::Lines(_, _, p) => p.end_input(),
+        }
+    }
+}
+
+impl<W: Write> Run<W> {
+    fn new(job: Job<W>, incremental: bool) -> Run<W> {
+        Run { job, incremental }
     }
 
     /// Scans one input and prints what it holds; returns whether the input
@@ -219,15 +343,17 @@ impl<W: Write> Job<W> {
         input: &Input,
         progress: &Progress,
         binary: BinaryCheck,
+        stats: &mut Stats,
     ) -> io::Result<bool> {
         let reader = match input.open() {
             Ok(r) => r,
             Err(e) => {
-                report(&input.name, &e);
+                report_open(&input.name, &e);
                 return Ok(true);
             }
         };
-        match self {
+        let incremental = self.incremental;
+        match &mut self.job {
             Job::Hits(searcher, printer) => {
                 let renderer = printer.renderer();
                 let name = input.name.as_str();
@@ -236,14 +362,23 @@ impl<W: Write> Job<W> {
                     name,
                     progress,
                     searcher,
-                    binary,
+                    ReadMode {
+                        binary,
+                        incremental,
+                    },
                     |hit| renderer.render(name, hit),
-                    |rendered| printer.emit(rendered),
+                    |rendered| printer.emit(name, rendered),
                 );
                 let failed = match r {
-                    Ok(Scanned::Whole { summary, nul }) => {
+                    Ok(Scanned::Whole {
+                        summary,
+                        nul,
+                        utf16,
+                    }) => {
+                        stats.inputs += 1;
+                        stats.bytes += summary.bytes;
                         warn_binary(&input.name, nul);
-                        warn_replacements(&input.name, &summary.charset, summary.replacements);
+                        warn_scanned(&input.name, &summary, utf16);
                         false
                     }
                     Ok(Scanned::SkippedBinary { nul }) => {
@@ -274,7 +409,8 @@ impl<W: Write> Job<W> {
                         }
                     }
                 }
-                let mut sniffing = Sniffing::new(progress.wrap(reader, &input.name), binary);
+                let reader = progress.wrap(scan::as_it_arrives(reader), &input.name);
+                let mut sniffing = Sniffing::new(reader, binary);
                 let mut decoded = match iriscan::DecodingReader::new(&mut sniffing, *encoding) {
                     Ok(d) => {
                         warn_charset(&input.name, d.charset());
@@ -309,45 +445,64 @@ impl<W: Write> Job<W> {
         inputs: Vec<Input>,
         progress: &Progress,
         binary: &BinaryRules,
+        stats: &mut Stats,
     ) -> io::Result<bool> {
-        let Job::Hits(searcher, printer) = self else {
+        let Job::Hits(searcher, printer) = &mut self.job else {
             unreachable!("only hit scans are batched")
         };
         let one_thread = searcher.clone().threads(1);
         let renderer = printer.renderer();
-        type Collected = Result<Scanned<(Vec<Rendered>, Summary)>, (u64, io::Error)>;
+        /// Why a file of the batch failed: it could not be opened, or read.
+        enum Failed {
+            Open(io::Error),
+            Read(u64, io::Error),
+        }
+        type Collected = Result<Scanned<(Vec<Rendered>, Summary)>, Failed>;
         let results: Vec<Collected> = inputs
             .par_iter()
             .map(|input| {
-                let reader = input.open().map_err(|e| (0, e))?;
+                let reader = input.open().map_err(Failed::Open)?;
                 let name = input.name.as_str();
                 let check = binary.check(input.walked);
                 scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
                     renderer.render(name, hit)
                 })
                 .map_err(|e| match e {
-                    InputError::Read { at, err } => (at, err),
+                    InputError::Read { at, err } => Failed::Read(at, err),
                     // Collecting writes nothing.
-                    InputError::Output(err) => (0, err),
+                    InputError::Output(err) => Failed::Read(0, err),
                 })
             })
             .collect();
         let mut failed = false;
+        // Printed in full also after a signal: they have been read.
         for (input, result) in inputs.iter().zip(results) {
+            if printer.done() {
+                break;
+            }
             match result {
                 Ok(Scanned::SkippedBinary { nul }) => note_skipped_binary(&input.name, nul),
                 Ok(Scanned::Whole {
                     summary: (rendered, summary),
                     nul,
+                    utf16,
                 }) => {
+                    stats.inputs += 1;
+                    stats.bytes += summary.bytes;
                     warn_binary(&input.name, nul);
-                    warn_replacements(&input.name, &summary.charset, summary.replacements);
+                    warn_scanned(&input.name, &summary, utf16);
                     for r in rendered {
-                        printer.emit(r)?;
+                        if !printer.emit(&input.name, r)? {
+                            break;
+                        }
                     }
                     printer.end_input(&input.name)?;
                 }
-                Err((at, err)) => {
+                Err(Failed::Open(err)) => {
+                    report_open(&input.name, &err);
+                    failed = true;
+                }
+                Err(Failed::Read(at, err)) => {
                     report_read(&input.name, at, &err);
                     failed = true;
                 }
@@ -355,7 +510,9 @@ impl<W: Write> Job<W> {
         }
         Ok(failed)
     }
+}
 
+impl<W: Write> Job<W> {
     /// The exit status, `failed` telling whether an input was unreadable.
     fn status(&self, failed: bool) -> Status {
         match self {
@@ -379,13 +536,27 @@ fn read_failed(name: &str, e: InputError) -> io::Result<bool> {
     }
 }
 
+/// The warnings about a scanned input: its charset, malformed bytes, a
+/// look of UTF-16 without a byte order mark.
+fn warn_scanned(name: &str, summary: &Summary, utf16: Option<Utf16>) {
+    warn_replacements(name, &summary.charset, summary.replacements);
+    if let Some(utf16) = utf16
+        && messages()
+    {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "iriscan: {name}: warning: NUL bytes between ASCII characters: this looks like UTF-16 without a byte order mark (try --encoding {utf16})"
+        );
+    }
+}
+
 /// Warns (on standard error, without changing the exit status) that an
 /// input held malformed byte sequences for its charset: each was replaced
 /// by U+FFFD, which ends a candidate, and offsets still point into the
 /// input's bytes.
 fn warn_replacements(name: &str, charset: &Charset, replacements: u64) {
     warn_charset(name, charset);
-    if replacements > 0 {
+    if replacements > 0 && messages() {
         let _ = writeln!(
             io::stderr().lock(),
             "iriscan: {name}: warning: {replacements} malformed byte sequence{} for {charset}, replaced",
@@ -398,6 +569,9 @@ fn warn_replacements(name: &str, charset: &Charset, replacements: u64) {
 /// guess of the detector, or a declaration in the document that the bytes
 /// contradicted (docs/rules.md §3: no silent garbling).
 fn warn_charset(name: &str, charset: &Charset) {
+    if !messages() {
+        return;
+    }
     let mut err = io::stderr().lock();
     if let Some(declared) = charset.overridden_declaration() {
         let _ = writeln!(
@@ -417,16 +591,20 @@ fn warn_charset(name: &str, charset: &Charset) {
 /// Notes (on standard error, without changing the exit status) that a
 /// binary file found by a walk was skipped (docs/rules.md §4).
 fn note_skipped_binary(name: &str, nul: u64) {
-    let _ = writeln!(
-        io::stderr().lock(),
-        "iriscan: {name}: binary file skipped (NUL byte at offset {nul}; -a scans it as text)"
-    );
+    if messages() {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "iriscan: {name}: binary file skipped (NUL byte at offset {nul}; -a scans it as text)"
+        );
+    }
 }
 
 /// Warns that an input named on the command line (or scanned with
 /// `--binary`) is binary: it was scanned as text all the same.
 fn warn_binary(name: &str, nul: Option<u64>) {
-    if let Some(nul) = nul {
+    if let Some(nul) = nul
+        && messages()
+    {
         let _ = writeln!(
             io::stderr().lock(),
             "iriscan: {name}: warning: binary file (NUL byte at offset {nul}), scanned as text"
@@ -434,17 +612,29 @@ fn warn_binary(name: &str, nul: Option<u64>) {
     }
 }
 
-/// Reports an input that failed while being read, with where.
+/// Reports an input that failed while being read, with where (not a read
+/// stopped by a signal: the run ends).
 fn report_read(name: &str, at: u64, err: &io::Error) {
-    let _ = writeln!(
-        io::stderr().lock(),
-        "iriscan: {name}: read error after byte {at}: {err}"
-    );
+    if messages() && interrupt::received().is_none() {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "iriscan: {name}: read error after byte {at}: {err}"
+        );
+    }
 }
 
-/// Reports an input that cannot be read, with its path and the OS reason.
+/// Reports an input that cannot be opened, with the OS reason.
+fn report_open(name: &str, err: &io::Error) {
+    if messages() {
+        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: cannot open: {err}");
+    }
+}
+
+/// Reports a path that cannot be read, with the OS reason.
 fn report(name: &str, err: &io::Error) {
-    let _ = writeln!(io::stderr().lock(), "iriscan: {name}: {err}");
+    if messages() {
+        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: {err}");
+    }
 }
 
 /// Whether the run stopped because standard output was closed.

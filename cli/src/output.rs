@@ -7,6 +7,13 @@
 //! the URI, whose mapping would hide the fault), a TAB and `invalid:
 //! <reason>`, where the reason's byte offset is an offset into the input.
 //! What is printed before the TAB is also the `--unique` key.
+//!
+//! As in ripgrep: `-n` puts the line number before the hit, `--column` the
+//! line and the byte column, `-0` puts a NUL after the path instead of `:`
+//! (so that paths holding `:` can be read back), `-l` prints each path
+//! with a hit once, `-m N` stops an input after N hits, `-q` prints
+//! nothing and stops at the first hit. A truncated hit (`--max-len`) is
+//! announced on standard error in plain output (JSON carries a warning).
 
 use std::io::{self, Write};
 
@@ -24,6 +31,10 @@ pub enum Mode {
     Json,
     /// The number of hits per input.
     Count,
+    /// The path of each input with a hit (`-l`).
+    Files,
+    /// Nothing: stop at the first hit (`-q`).
+    Quiet,
 }
 
 /// What to print, from the command line.
@@ -40,6 +51,17 @@ pub struct Settings {
     pub uri_options: UriOptions,
     /// With `--normalize`: print (and key on) the normalized form.
     pub normalize: Option<NormalizeOptions>,
+    /// Put the line number (and the column) before a plain hit.
+    pub line: bool,
+    pub column: bool,
+    /// A NUL after the path instead of `:` (or of the newline with `-l`).
+    pub null: bool,
+    /// Hits to print per input at most.
+    pub max_count: Option<u64>,
+    /// The maximum IRI length, for the truncation warning.
+    pub max_len: usize,
+    /// Announce truncated hits on standard error.
+    pub messages: bool,
 }
 
 /// Prints hits to `out`.
@@ -47,10 +69,13 @@ pub struct HitPrinter<W: Write> {
     out: W,
     s: Settings,
     seen: Option<Seen>,
-    /// Hits printed for the current input (for `--count`).
+    /// Hits printed for the current input.
     count: u64,
     /// Whether anything was printed (or counted) at all.
     found: bool,
+    /// Hits printed, and inputs with hits (for `--stats`).
+    pub hits: u64,
+    pub inputs_with_hits: u64,
 }
 
 impl<W: Write> HitPrinter<W> {
@@ -61,7 +86,19 @@ impl<W: Write> HitPrinter<W> {
             s,
             count: 0,
             found: false,
+            hits: 0,
+            inputs_with_hits: 0,
         }
+    }
+
+    /// Whether the run is over: `-q` and a hit was found.
+    pub fn done(&self) -> bool {
+        self.s.mode == Mode::Quiet && self.found
+    }
+
+    /// The output.
+    pub fn out(&mut self) -> &mut W {
+        &mut self.out
     }
 
     /// Whether any hit was printed or counted.
@@ -81,38 +118,70 @@ impl<W: Write> HitPrinter<W> {
             uri_options: self.s.uri_options,
             normalize: self.s.normalize,
             unique: self.s.unique,
+            line: self.s.line,
+            column: self.s.column,
+            null: self.s.null,
+            warn_truncated: self.s.messages && self.s.mode == Mode::Plain,
         }
     }
 
-    /// Prints (or counts) a rendered hit, unless it is an invalid one
-    /// without `--invalid` or its key was printed already with `--unique`.
-    pub fn emit(&mut self, r: Rendered) -> io::Result<()> {
+    /// Prints (or counts) a rendered hit of the input `path`, unless it is
+    /// an invalid one without `--invalid` or its key was printed already
+    /// with `--unique`; returns whether to go on reading the input (not
+    /// after `-m N` hits, nor after the first with `-l` or `-q`).
+    pub fn emit(&mut self, path: &str, r: Rendered) -> io::Result<bool> {
+        if self.s.max_count.is_some_and(|m| self.count >= m) {
+            return Ok(false);
+        }
         if !r.shown {
-            return Ok(());
+            return Ok(true);
         }
         if let (Some(seen), Some(key)) = (&mut self.seen, &r.key)
             && !seen.first(r.valid, key)
         {
-            return Ok(());
+            return Ok(true);
         }
         self.found = true;
+        self.count += 1;
+        self.hits += 1;
         match self.s.mode {
-            Mode::Count => self.count += 1,
+            Mode::Count => {}
             Mode::Plain | Mode::Json => self.out.write_all(&r.line)?,
+            Mode::Files => {
+                self.out.write_all(path.as_bytes())?;
+                self.out
+                    .write_all(if self.s.null { b"\0" } else { b"\n" })?;
+                return Ok(false);
+            }
+            Mode::Quiet => return Ok(false),
         }
-        Ok(())
+        if let Some(at) = r.truncated_at {
+            // Flushed first, so that on a terminal the warning comes
+            // after the line it is about.
+            self.out.flush()?;
+            let _ = writeln!(
+                io::stderr().lock(),
+                "iriscan: {path}: warning: IRI at byte {at} truncated at --max-len {}",
+                self.s.max_len
+            );
+        }
+        Ok(self.s.max_count.is_none_or(|m| self.count < m))
     }
 
     /// Ends the input `path`: prints its count (with `--count`) and
     /// flushes.
     pub fn end_input(&mut self, path: &str) -> io::Result<()> {
+        if self.count > 0 {
+            self.inputs_with_hits += 1;
+        }
         if self.s.mode == Mode::Count {
             if self.s.with_path {
-                write!(self.out, "{path}:")?;
+                self.out.write_all(path.as_bytes())?;
+                self.out.write_all(if self.s.null { b"\0" } else { b":" })?;
             }
             writeln!(self.out, "{}", self.count)?;
-            self.count = 0;
         }
+        self.count = 0;
         self.out.flush()
     }
 }
@@ -135,6 +204,8 @@ pub struct Rendered {
     key: Option<String>,
     /// The output line, newline included (empty with `--count`).
     line: Vec<u8>,
+    /// Where a truncated hit starts (to warn about it in plain output).
+    truncated_at: Option<usize>,
 }
 
 /// Turns hits into output lines; pure, and shared by the pool's threads.
@@ -147,6 +218,10 @@ pub struct Renderer {
     uri_options: UriOptions,
     normalize: Option<NormalizeOptions>,
     unique: bool,
+    line: bool,
+    column: bool,
+    null: bool,
+    warn_truncated: bool,
 }
 
 impl Renderer {
@@ -159,9 +234,14 @@ impl Renderer {
             shown: valid || self.invalid,
             key: None,
             line: Vec::new(),
+            truncated_at: None,
         };
-        if !r.shown || (self.mode == Mode::Count && !self.unique) {
+        let printed = matches!(self.mode, Mode::Plain | Mode::Json);
+        if !r.shown || (!printed && !self.unique) {
             return r;
+        }
+        if self.warn_truncated && hit.is_truncated() {
+            r.truncated_at = Some(hit.start());
         }
         let mapped = (self.uri || self.mode == Mode::Json).then(|| hit.to_uri(&self.uri_options));
         // A rejected candidate is shown as the IRI that was rejected: its
@@ -186,13 +266,19 @@ impl Renderer {
         }
         let reason = invalid_reason(hit);
         match self.mode {
-            Mode::Count => {}
+            Mode::Count | Mode::Files | Mode::Quiet => {}
             Mode::Plain => {
                 let out = &mut r.line;
                 out.reserve(path.len() + shown.len() + 2);
                 if self.with_path {
                     out.extend_from_slice(path.as_bytes());
-                    out.push(b':');
+                    out.push(if self.null { 0 } else { b':' });
+                }
+                if self.line || self.column {
+                    let _ = write!(out, "{}:", hit.line());
+                }
+                if self.column {
+                    let _ = write!(out, "{}:", hit.column());
                 }
                 out.extend_from_slice(shown.as_bytes());
                 if let Some((reason, _)) = &reason {

@@ -6,6 +6,15 @@
 //! [`Hit`]s they hand on, with offsets, line and column in the input.
 //! Both look for a NUL first ([`crate::binary`]): a binary input may be
 //! skipped before anything is scanned.
+//!
+//! Input that is not a regular file (standard input, a pipe) is read as it
+//! arrives: on a thread of its own ([`interrupt::Watched`], so that a
+//! signal stops a scan waiting for input) and, when the output is
+//! line-buffered, incrementally ([`Searcher::incremental`]: each hit is
+//! printed once its line is read); it is looked at for a NUL as it is read
+//! ([`Sniffing`] hands on each read at once). After a signal, a file's scan
+//! stops at its next read, and input read as it arrives ends (see
+//! [`interrupt`]).
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -14,16 +23,32 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use iriscan::{Hit, ReadAt, Searcher, Summary};
 
 use crate::binary::{BinaryCheck, OnBinary, SNIFF_LEN, Sniffing};
+use crate::interrupt;
 use crate::progress::Progress;
+use crate::utf16_hint::{self, Utf16};
 use crate::walk::Reader;
 
 /// How the scan of an input went (when it did not fail).
 #[derive(Debug)]
 pub enum Scanned<S> {
-    /// Scanned to its end; `nul` is where a NUL showed the input binary.
-    Whole { summary: S, nul: Option<u64> },
+    /// Scanned to its end; `nul` is where a NUL showed the input binary,
+    /// `utf16` whether its first bytes look like UTF-16 without a byte
+    /// order mark.
+    Whole {
+        summary: S,
+        nul: Option<u64>,
+        utf16: Option<Utf16>,
+    },
     /// Binary (a NUL at `nul`), and skipped: nothing was scanned.
     SkippedBinary { nul: u64 },
+}
+
+/// How an input is read: what is done if it is binary, and whether input
+/// read as it arrives is scanned as it arrives (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub struct ReadMode {
+    pub binary: BinaryCheck,
+    pub incremental: bool,
 }
 
 /// Why scanning an input stopped.
@@ -36,16 +61,20 @@ pub enum InputError {
     Output(io::Error),
 }
 
-/// Counts the bytes read, to say where a read error happened.
+/// Counts the bytes read, to say where a read error happened, and keeps
+/// the first ones (for [`utf16_hint`]).
 struct Counting<R> {
     inner: R,
     read: u64,
+    first: Vec<u8>,
 }
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.read += n as u64;
+        let keep = utf16_hint::PREFIX.saturating_sub(self.first.len()).min(n);
+        self.first.extend_from_slice(&buf[..keep]);
         Ok(n)
     }
 }
@@ -57,6 +86,8 @@ struct TrackedFile<'a> {
     file: &'a File,
     progress: &'a Progress,
     failed_at: AtomicU64,
+    /// The first bytes, read once: to look for a NUL and for
+    /// [`utf16_hint`], then handed to the scan.
     head: Vec<u8>,
     /// Whether `head` is the whole file (it ended before the head was full).
     head_is_all: bool,
@@ -97,6 +128,9 @@ pub fn read_head(file: &impl ReadAt, len: u64) -> io::Result<(Vec<u8>, bool)> {
 
 impl ReadAt for TrackedFile<'_> {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+        if interrupt::received().is_some() {
+            return Err(interrupt::stopped());
+        }
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
         if start < self.head.len() || self.head_is_all {
             // Short reads are allowed: the reader asks again for the rest.
@@ -119,23 +153,24 @@ impl ReadAt for TrackedFile<'_> {
 
 /// Streams `reader` through `searcher`: every candidate — valid and
 /// invalid, in input order — is rendered by `render` (on the searcher's
-/// threads) and handed to `emit`; stops at the first error. A regular file
-/// is looked at for a NUL first and skipped if `binary` says so, then read
-/// at offsets (with several threads, in pieces on the pool); anything
-/// else — standard input, a pipe — is read as it comes, and looked at as
-/// it is read.
+/// threads) and handed to `emit`, which says whether to go on; stops at
+/// the first error. A regular file is looked at for a NUL first and
+/// skipped if `mode.binary` says so, then read at offsets (with several
+/// threads, in pieces on the pool); anything else — standard input, a
+/// pipe — is read as it comes (`mode.incremental`: see the module docs),
+/// and looked at as it is read.
 pub fn scan_input<T: Send>(
     reader: Reader,
     name: &str,
     progress: &Progress,
     searcher: &Searcher,
-    binary: BinaryCheck,
+    mode: ReadMode,
     render: impl Fn(&Hit<'_>) -> T + Sync,
-    mut emit: impl FnMut(T) -> io::Result<()>,
+    mut emit: impl FnMut(T) -> io::Result<bool>,
 ) -> Result<Scanned<Summary>, InputError> {
     let mut output = None;
     let sink = |t| match emit(t) {
-        Ok(()) => Ok(true),
+        Ok(go_on) => Ok(go_on),
         Err(e) => {
             output = Some(e);
             Ok(false)
@@ -145,7 +180,7 @@ pub fn scan_input<T: Send>(
         Reader::File(file) => file.metadata().ok().filter(|m| m.is_file()),
         Reader::Stdin(_) => None,
     };
-    let (scanned, at, nul) = match (reader, regular) {
+    let (scanned, at, nul, first) = match (reader, regular) {
         (Reader::File(file), Some(meta)) => {
             progress.name(name);
             let mut tracked = TrackedFile {
@@ -162,29 +197,69 @@ pub fn scan_input<T: Send>(
                     err,
                 });
             }
-            let nul = binary.first_nul(&tracked.head);
-            if let (OnBinary::Skip, Some(nul)) = (binary.on_binary, nul) {
+            let nul = mode.binary.first_nul(&tracked.head);
+            if let (OnBinary::Skip, Some(nul)) = (mode.binary.on_binary, nul) {
                 return Ok(Scanned::SkippedBinary { nul });
             }
             let scanned = searcher.scan_file_map(&tracked, render, sink);
             let at = tracked.failed_at.into_inner();
-            (scanned, if at == u64::MAX { 0 } else { at }, nul)
+            let first = tracked.head[..tracked.head.len().min(utf16_hint::PREFIX)].to_vec();
+            (scanned, if at == u64::MAX { 0 } else { at }, nul, first)
         }
         (reader, _) => {
             // What cannot be looked at ahead is scanned, binary or not.
             let mut reader = Counting {
-                inner: Sniffing::new(progress.wrap(reader, name), binary),
+                inner: Sniffing::new(progress.wrap(watched(reader), name), mode.binary),
                 read: 0,
+                first: Vec::new(),
+            };
+            let searcher = if mode.incremental {
+                &searcher.clone().incremental(true)
+            } else {
+                searcher
             };
             let scanned = searcher.scan_reader_map(&mut reader, render, sink);
-            (scanned, reader.read, reader.inner.nul())
+            (scanned, reader.read, reader.inner.nul(), reader.first)
         }
     };
     if let Some(e) = output {
         return Err(InputError::Output(e));
     }
     let summary = scanned.map_err(|err| InputError::Read { at, err })?;
-    Ok(Scanned::Whole { summary, nul })
+    let utf16 = if matches!(
+        summary.charset.source(),
+        iriscan::CharsetSource::Label | iriscan::CharsetSource::Bom
+    ) {
+        None
+    } else {
+        utf16_hint::bomless_utf16(&first)
+    };
+    Ok(Scanned::Whole {
+        summary,
+        nul,
+        utf16,
+    })
+}
+
+/// `reader` as is if it is a regular file, else read on a thread of its
+/// own ([`interrupt::Watched`]), so that a signal stops a read that waits.
+pub fn as_it_arrives(reader: Reader) -> Box<dyn Read> {
+    match reader {
+        Reader::File(file) if file.metadata().is_ok_and(|m| m.is_file()) => Box::new(file),
+        reader => Box::new(watched(reader)),
+    }
+}
+
+/// A reader that is not a regular file, read on a thread of its own.
+fn watched(reader: Reader) -> interrupt::Watched {
+    match reader {
+        Reader::Stdin(lock) => {
+            // The thread takes standard input's lock.
+            drop(lock);
+            interrupt::Watched::new(io::stdin)
+        }
+        Reader::File(file) => interrupt::Watched::new(move || file),
+    }
 }
 
 /// Scans a whole (small) input into rendered hits, for inputs scanned side
@@ -198,14 +273,23 @@ pub fn collect_input<T: Send>(
     render: impl Fn(&Hit<'_>) -> T + Sync,
 ) -> Result<Scanned<(Vec<T>, Summary)>, InputError> {
     let mut all = Vec::new();
-    let scanned = scan_input(reader, name, progress, searcher, binary, render, |t| {
+    let mode = ReadMode {
+        binary,
+        incremental: false,
+    };
+    let scanned = scan_input(reader, name, progress, searcher, mode, render, |t| {
         all.push(t);
-        Ok(())
+        Ok(true)
     })?;
     Ok(match scanned {
-        Scanned::Whole { summary, nul } => Scanned::Whole {
+        Scanned::Whole {
+            summary,
+            nul,
+            utf16,
+        } => Scanned::Whole {
             summary: (all, summary),
             nul,
+            utf16,
         },
         Scanned::SkippedBinary { nul } => Scanned::SkippedBinary { nul },
     })

@@ -61,11 +61,15 @@ impl Input {
         }
     }
 
-    /// The size of a file input, if known (for choosing how to scan it).
+    /// The size of a regular file input, if known (for choosing how to
+    /// scan it; a FIFO or a device is read as it arrives).
     pub fn len(&self) -> Option<u64> {
         match &self.source {
             Source::Stdin => None,
-            Source::File(p) => fs::metadata(p).ok().map(|m| m.len()),
+            Source::File(p) => fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len()),
         }
     }
 }

@@ -391,7 +391,8 @@ fn unreadable_paths_are_reported_and_the_rest_is_scanned() {
             assert_eq!(r.status, 2);
             assert_eq!(r.lines(), ["z.txt:http://z.example/"]);
             assert!(
-                r.stderr.contains("locked.txt: Permission denied"),
+                r.stderr
+                    .contains("locked.txt: cannot open: Permission denied"),
                 "{}",
                 r.stderr
             );
@@ -405,6 +406,8 @@ fn bad_arguments_exit_2() {
         &["--no-such-option"][..],
         &["--json", "--count"],
         &["--max-len", "100"],
+        &["--max-len", "1048577"],
+        &["--max-len", "1000000000000"],
         &["--max-len", "many"],
         &["--host-mapping", "punycode"],
         &["--each-line", "--count"],
@@ -711,6 +714,20 @@ fn help_describes_what_is_found_and_every_option_in_one_line() {
         "--nfc",
         "--to",
         "--base",
+        "--files-with-matches",
+        "--quiet",
+        "--max-count",
+        "--line-number",
+        "--column",
+        "--vimgrep",
+        "--with-filename",
+        "--no-filename",
+        "--null",
+        "--no-messages",
+        "--stats",
+        "--line-buffered",
+        "--block-buffered",
+        "--generate",
     ];
     for opt in options {
         let lines: Vec<&str> = r
@@ -718,6 +735,11 @@ fn help_describes_what_is_found_and_every_option_in_one_line() {
             .lines()
             .filter(|l| {
                 let l = l.trim_start();
+                // A short flag first: `-c, --count`.
+                let l = match l.as_bytes() {
+                    [b'-', c, b',', b' ', ..] if *c != b'-' => &l[4..],
+                    _ => l,
+                };
                 l.starts_with(opt)
                     && !l[opt.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '-')
             })
@@ -1527,5 +1549,574 @@ fn help_lists_the_walk_options() {
             .collect();
         assert_eq!(lines.len(), 1, "{opt}: {}", r.stdout);
         assert!(lines[0].trim().len() > opt.len() + 10, "{opt}: {lines:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Output as it happens, interrupts (issue 13 item 3).
+
+/// A running `iriscan` fed line by line, its output read as it comes.
+struct Live {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Live {
+    fn start(args: &[&str]) -> Live {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run iriscan");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Live {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next output line, if one comes within `secs` seconds.
+    fn next_line(&self, secs: u64) -> Option<String> {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs(secs))
+            .ok()
+    }
+
+    /// Sends `signal` (a `kill` name) to the program.
+    fn signal(&self, signal: &str) {
+        let ok = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    }
+
+    fn wait(mut self) -> (i32, Vec<String>) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        let rest: Vec<String> = self.lines.iter().collect();
+        (status.code().unwrap_or(-1), rest)
+    }
+}
+
+#[test]
+fn line_buffered_output_shows_each_hit_as_its_line_arrives() {
+    for args in [
+        &["--line-buffered"][..],
+        &["--line-buffered", "-n", "-j", "2"],
+    ] {
+        let mut live = Live::start(args);
+        live.write("first line http://a.example/1 and more\n");
+        // The second line is not written before the first hit is out.
+        let first = live.next_line(20);
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|l| l.ends_with("http://a.example/1")),
+            "{args:?}: {first:?}"
+        );
+        live.write("second <http://a.example/2>\n");
+        let second = live.next_line(20);
+        assert!(
+            second
+                .as_deref()
+                .is_some_and(|l| l.ends_with("http://a.example/2")),
+            "{args:?}: {second:?}"
+        );
+        let (status, rest) = live.wait();
+        assert_eq!((status, rest.len()), (0, 0), "{args:?}");
+    }
+    // Block-buffered (the default on a pipe): everything at the end.
+    let mut live = Live::start(&["--block-buffered"]);
+    live.write("first line http://a.example/1\n");
+    assert_eq!(live.next_line(1), None);
+    let (status, rest) = live.wait();
+    assert_eq!((status, rest), (0, vec!["http://a.example/1".to_string()]));
+}
+
+#[test]
+fn a_signal_writes_out_the_hits_found_and_exits_128_plus_its_number() {
+    for (signal, status) in [("TERM", 143), ("INT", 130)] {
+        for args in [&[][..], &["--count"], &["-j", "1"]] {
+            let mut live = Live::start(args);
+            // The last hit waits for the bytes after it (no line end).
+            live.write("a http://a.example/1 b http://a.example/2");
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            live.signal(signal);
+            let child_status = live.child.wait().unwrap();
+            let out: Vec<String> = live.lines.iter().collect();
+            assert_eq!(child_status.code(), Some(status), "{signal} {args:?}");
+            let expected: &[&str] = if args == ["--count"] {
+                &["2"]
+            } else {
+                &["http://a.example/1", "http://a.example/2"]
+            };
+            assert_eq!(out, expected, "{signal} {args:?}");
+        }
+    }
+    // Files named after the signal are not read.
+    let dir = TempDir::new("signal-files");
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        dir.write("z.txt", "http://z.example/\n");
+        let child = Command::new(BIN)
+            .args([fifo.to_str().unwrap(), "z.txt"])
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        writer.write_all(b"see http://f.example/\n").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let ok = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(143));
+        let fifo_line = format!("{}:http://f.example/\n", fifo.display());
+        assert_eq!(String::from_utf8_lossy(&out.stdout), fifo_line);
+        drop(writer);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// ripgrep's short flags (issue 13 item 9).
+
+#[test]
+fn short_flags_count_threads_and_encoding() {
+    let text = "a http://a.example/1\nb http://a.example/2\n";
+    assert_eq!(run(&["-c"], text.as_bytes()).stdout, "2\n");
+    assert_eq!(
+        run(&["-j", "2"], text.as_bytes()).lines(),
+        ["http://a.example/1", "http://a.example/2"]
+    );
+    let (latin1, _, _) = encoding_rs::WINDOWS_1252.encode("é http://a.example/é\n");
+    let r = run(&["-E", "latin1", "--uri"], &latin1);
+    assert_eq!(r.lines(), ["http://a.example/%C3%A9"]);
+}
+
+#[test]
+fn files_with_matches_prints_each_path_once() {
+    let dir = TempDir::new("files-with-matches");
+    dir.write("a.txt", "http://a.example/1 http://a.example/2\n");
+    dir.write("b.txt", "nothing\n");
+    dir.write("c:d.txt", "mailto:x@c.example\n");
+    let r = run_in(dir.path(), &["-l", "a.txt", "b.txt", "c:d.txt"], b"");
+    assert_eq!((r.status, r.lines()), (0, vec!["a.txt", "c:d.txt"]));
+    let r = run_in(dir.path(), &["-l", "-0", "a.txt", "b.txt", "c:d.txt"], b"");
+    assert_eq!(r.stdout, "a.txt\0c:d.txt\0");
+    let r = run_in(dir.path(), &["-l", "b.txt"], b"");
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+}
+
+#[test]
+fn line_numbers_columns_and_vimgrep() {
+    let dir = TempDir::new("line-numbers");
+    dir.write(
+        "a.txt",
+        "x\n  see http://a.example/1\néé https://b.example/ü\n",
+    );
+    let r = run_in(dir.path(), &["-n", "a.txt"], b"");
+    assert_eq!(r.lines(), ["2:http://a.example/1", "3:https://b.example/ü"]);
+    let r = run_in(dir.path(), &["--column", "-H", "a.txt"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "a.txt:2:7:http://a.example/1",
+            "a.txt:3:6:https://b.example/ü"
+        ]
+    );
+    let r = run_in(dir.path(), &["--vimgrep", "a.txt"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "a.txt:2:7:http://a.example/1",
+            "a.txt:3:6:https://b.example/ü"
+        ]
+    );
+    // -0: a NUL after the path, so that `c:d.txt:2:…` cannot be misread.
+    dir.write("c:d.txt", "\nhttp://c.example/\n");
+    let r = run_in(dir.path(), &["-n", "-0", "c:d.txt", "a.txt"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "c:d.txt\u{0}2:http://c.example/",
+            "a.txt\u{0}2:http://a.example/1",
+            "a.txt\u{0}3:https://b.example/ü"
+        ]
+    );
+    let r = run_in(dir.path(), &["-c", "-0", "c:d.txt"], b"");
+    assert_eq!(r.stdout, "1\n", "one input: no path");
+    let r = run_in(dir.path(), &["-c", "-0", "-H", "c:d.txt"], b"");
+    assert_eq!(r.stdout, "c:d.txt\u{0}1\n");
+    for conflict in [
+        &["-n", "--json"][..],
+        &["--column", "--count"],
+        &["-n", "-l"],
+    ] {
+        assert_eq!(run(conflict, b"").status, 2, "{conflict:?}");
+    }
+}
+
+#[test]
+fn with_and_without_file_names() {
+    let dir = TempDir::new("with-filename");
+    dir.write("a.txt", "http://a.example/\n");
+    dir.write("b.txt", "http://b.example/\n");
+    let r = run_in(dir.path(), &["-H", "a.txt"], b"");
+    assert_eq!(r.lines(), ["a.txt:http://a.example/"]);
+    let r = run_in(dir.path(), &["-I", "a.txt", "b.txt"], b"");
+    assert_eq!(r.lines(), ["http://a.example/", "http://b.example/"]);
+    // The last of the two wins, as in ripgrep.
+    let r = run_in(dir.path(), &["-I", "-H", "a.txt"], b"");
+    assert_eq!(r.lines(), ["a.txt:http://a.example/"]);
+    let r = run(&["-H"], b"http://s.example/\n");
+    assert_eq!(r.lines(), ["<stdin>:http://s.example/"]);
+}
+
+#[test]
+fn max_count_stops_each_input_after_n_hits() {
+    let dir = TempDir::new("max-count");
+    dir.write(
+        "a.txt",
+        "http://a.example/1 http://a.example/2 http://a.example/3\n",
+    );
+    dir.write("b.txt", "http://b.example/1 http://b.example/2\n");
+    let r = run_in(dir.path(), &["-m", "2", "a.txt", "b.txt"], b"");
+    assert_eq!(
+        r.lines(),
+        [
+            "a.txt:http://a.example/1",
+            "a.txt:http://a.example/2",
+            "b.txt:http://b.example/1",
+            "b.txt:http://b.example/2"
+        ]
+    );
+    let r = run_in(dir.path(), &["-m", "1", "-c", "a.txt", "b.txt"], b"");
+    assert_eq!(r.lines(), ["a.txt:1", "b.txt:1"]);
+    // Invalid hits count only when they are printed.
+    let r = run(&["-m", "1"], b"http://a.example/%zz http://a.example/ok\n");
+    assert_eq!(r.lines(), ["http://a.example/ok"]);
+    let r = run(&["-m", "0"], b"http://a.example/\n");
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+    // A large input read as it comes stops early too.
+    let big = "http://a.example/x\n".repeat(200_000);
+    let r = run(&["-m", "3"], big.as_bytes());
+    assert_eq!(r.lines().len(), 3);
+}
+
+#[test]
+fn quiet_prints_nothing_and_says_by_its_status() {
+    let dir = TempDir::new("quiet");
+    dir.write("a.txt", "http://a.example/\n");
+    dir.write("b.txt", "nothing\n");
+    let r = run_in(dir.path(), &["-q", "b.txt", "a.txt"], b"");
+    assert_eq!((r.status, r.stdout.as_str()), (0, ""));
+    let r = run_in(dir.path(), &["-q", "b.txt"], b"");
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+    // It stops at the first hit: standard input still open does not hold it.
+    let mut live = Live::start(&["-q"]);
+    live.write("http://a.example/ and more\n");
+    let mut child = live.child;
+    let mut ended = None;
+    for _ in 0..200 {
+        if let Some(status) = child.try_wait().unwrap() {
+            ended = status.code();
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    assert_eq!(ended, Some(0));
+}
+
+#[test]
+fn no_messages_silences_what_concerns_inputs() {
+    let dir = TempDir::new("no-messages");
+    dir.write("a.txt", "http://a.example/\n");
+    let r = run_in(dir.path(), &["-s", "missing.txt", "a.txt"], b"");
+    assert_eq!(r.status, 2);
+    assert_eq!(r.lines(), ["a.txt:http://a.example/"]);
+    assert_eq!(r.stderr, "");
+    let text = "東京の天気 http://a.example/\n".repeat(20);
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(&text);
+    assert!(!run(&[], &sjis).stderr.is_empty(), "the charset is guessed");
+    assert_eq!(run(&["-s"], &sjis).stderr, "");
+}
+
+#[test]
+fn stats_summarize_the_run_after_the_hits() {
+    let dir = TempDir::new("stats");
+    dir.write("a.txt", "http://a.example/1 http://a.example/2\n");
+    dir.write("b.txt", "nothing here\n");
+    let r = run_in(dir.path(), &["--stats", "a.txt", "b.txt"], b"");
+    assert_eq!(r.status, 0);
+    let lines = r.lines();
+    assert_eq!(
+        lines[..7],
+        [
+            "a.txt:http://a.example/1",
+            "a.txt:http://a.example/2",
+            "",
+            "2 hits",
+            "1 input contained hits",
+            "2 inputs searched",
+            "50 bytes printed",
+        ]
+    );
+    assert_eq!(lines[7], "51 bytes searched");
+    assert!(
+        lines[8].ends_with(" seconds")
+            && lines[8].split(' ').next().unwrap().parse::<f64>().is_ok(),
+        "{}",
+        lines[8]
+    );
+    assert_eq!(lines.len(), 9);
+    assert_eq!(run(&["--stats", "--json"], b"").status, 2);
+}
+
+#[test]
+fn generate_prints_a_man_page_and_completions() {
+    let r = run(&["--generate", "man"], b"");
+    assert_eq!(r.status, 0);
+    assert!(
+        r.stdout.starts_with(".ie") || r.stdout.contains(".TH iriscan"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("files\\-with\\-matches"), "every option");
+    for (shell, marker) in [
+        ("complete-bash", "complete -F"),
+        ("complete-zsh", "#compdef iriscan"),
+        ("complete-fish", "complete -c iriscan"),
+        ("complete-powershell", "Register-ArgumentCompleter"),
+    ] {
+        let r = run(&["--generate", shell], b"");
+        assert_eq!(r.status, 0, "{shell}");
+        assert!(r.stdout.contains(marker), "{shell}: {}", r.stdout);
+        assert!(r.stdout.contains("--line-buffered"), "{shell}");
+    }
+    assert_eq!(run(&["--generate", "man", "a.txt"], b"").status, 2);
+    assert_eq!(run(&["--generate", "tcsh"], b"").status, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Messages (issue 13 items 5 and 8).
+
+#[test]
+fn a_truncated_hit_is_announced_in_plain_output() {
+    let long = format!("see http://example.org/{} end", "a".repeat(1000));
+    let r = run(&["--max-len", "600"], long.as_bytes());
+    assert_eq!(r.lines()[0].len(), 600);
+    assert_eq!(
+        r.stderr,
+        "iriscan: <stdin>: warning: IRI at byte 4 truncated at --max-len 600\n"
+    );
+    let r = run(&[], long.as_bytes());
+    assert_eq!(r.stderr, "");
+    // JSON carries it as a warning instead; -s silences it.
+    assert_eq!(
+        run(&["--max-len", "600", "--json"], long.as_bytes()).stderr,
+        ""
+    );
+    assert_eq!(run(&["--max-len", "600", "-s"], long.as_bytes()).stderr, "");
+}
+
+#[test]
+fn help_states_the_limits() {
+    let help = run(&["--help"], b"").stdout;
+    assert!(help.contains("512 to 1048576"), "--max-len bounds");
+    assert!(
+        help.contains("longer than 1 MiB"),
+        "--each-line's line limit"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_that_cannot_be_opened_says_so() {
+    let dir = TempDir::new("cannot-open");
+    dir.write("z.txt", "http://z.example/\n");
+    // A socket exists but cannot be opened (also for root).
+    let _socket = std::os::unix::net::UnixListener::bind(dir.path().join("sock")).unwrap();
+    for threads in ["1", "2"] {
+        let r = run_in(dir.path(), &["-j", threads, "sock", "z.txt"], b"");
+        assert_eq!(r.status, 2);
+        assert_eq!(r.lines(), ["z.txt:http://z.example/"]);
+        assert!(
+            r.stderr.starts_with("iriscan: sock: cannot open: "),
+            "{threads}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn normalize_with_a_space_before_its_level_is_refused() {
+    let r = run(&["--normalize", "syntax"], b"http://A.example/\n");
+    assert_eq!((r.status, r.stdout.as_str()), (2, ""));
+    assert!(r.stderr.contains("--normalize=simple"), "{}", r.stderr);
+    assert!(r.stderr.contains("`syntax`"), "{}", r.stderr);
+    // A path that exists is a path.
+    let dir = TempDir::new("normalize-path");
+    dir.write("syntax", "HTTP://A.example/\n");
+    let r = run_in(dir.path(), &["--normalize", "syntax"], b"");
+    assert_eq!(r.lines(), ["http://a.example/"]);
+    let r = run(&["--normalize=syntax"], b"HTTP://A.example/\n");
+    assert_eq!(r.lines(), ["http://a.example/"]);
+}
+
+#[test]
+fn utf16_without_a_bom_gets_a_hint() {
+    let text = "see https://example.org/ and www.example.com\n";
+    for (le, label) in [(true, "utf-16le"), (false, "utf-16be")] {
+        let bytes: Vec<u8> = text
+            .encode_utf16()
+            .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect();
+        let r = run(&[], &bytes);
+        assert_eq!(r.status, 1);
+        assert!(
+            r.stderr.contains(&format!(
+                "UTF-16 without a byte order mark (try --encoding {label})"
+            )),
+            "{}",
+            r.stderr
+        );
+        let r = run(&["--encoding", label], &bytes);
+        assert_eq!(
+            r.lines(),
+            ["https://example.org/", "http://www.example.com"]
+        );
+        assert_eq!(r.stderr, "");
+    }
+    assert_eq!(run(&[], text.as_bytes()).stderr, "");
+}
+
+// ---------------------------------------------------------------------------
+// The walk's binary files with ripgrep's flags (both halves of issue 13).
+
+#[test]
+fn binary_files_with_quiet_stats_and_the_output_modes() {
+    let dir = TempDir::new("binary-flags");
+    dir.write("d/a.txt", "http://a.example/1 http://a.example/2\n");
+    dir.write("d/app", ELF);
+    for threads in ["1", "2"] {
+        let j = ["-j", threads];
+        // -s silences the note of a skipped file and the warning of a
+        // scanned one.
+        let r = walked(&dir, &[&j[..], &["-s", "d"]].concat());
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+        assert_eq!(
+            r.lines(),
+            ["d/a.txt:http://a.example/1", "d/a.txt:http://a.example/2"]
+        );
+        let r = walked(&dir, &[&j[..], &["-s", "d/app", "d/a.txt"]].concat());
+        assert_eq!((r.status, r.stderr.as_str()), (0, ""));
+        assert_eq!(r.lines()[0], "d/app:http://bin.example/");
+        let r = walked(&dir, &[&j[..], &["-s", "--binary", "d"]].concat());
+        assert_eq!((r.status, r.stderr.as_str(), r.lines().len()), (0, "", 3));
+        // A skipped binary file was not searched: --stats leaves it out.
+        let r = walked(&dir, &[&j[..], &["--stats", "d"]].concat());
+        let lines = r.lines();
+        assert_eq!(
+            lines[2..7],
+            [
+                "",
+                "2 hits",
+                "1 input contained hits",
+                "1 input searched",
+                "54 bytes printed"
+            ],
+            "{lines:?}"
+        );
+        assert_eq!(lines[7], "38 bytes searched");
+        // Scanned, it counts.
+        let r = walked(&dir, &[&j[..], &["--stats", "-a", "d"]].concat());
+        assert!(r.stdout.contains("\n2 inputs searched\n"), "{}", r.stdout);
+        // -l, -c, -m and -q on a walk: the binary file is not there.
+        let r = walked(&dir, &[&j[..], &["-l", "d"]].concat());
+        assert_eq!((r.lines(), r.status), (vec!["d/a.txt"], 0));
+        let r = walked(&dir, &[&j[..], &["-l", "-a", "d"]].concat());
+        assert_eq!(r.lines(), ["d/a.txt", "d/app"]);
+        let r = walked(&dir, &[&j[..], &["-c", "d"]].concat());
+        assert_eq!(r.lines(), ["d/a.txt:2"]);
+        let r = walked(&dir, &[&j[..], &["-m", "1", "-a", "d"]].concat());
+        assert_eq!(
+            r.lines(),
+            ["d/a.txt:http://a.example/1", "d/app:http://bin.example/"]
+        );
+        let r = walked(&dir, &[&j[..], &["-q", "d"]].concat());
+        assert_eq!((r.status, r.stdout.as_str()), (0, ""));
+        let r = walked(&dir, &[&j[..], &["-q", "-s", "d/app"]].concat());
+        assert_eq!(
+            (r.status, r.stdout.as_str(), r.stderr.as_str()),
+            (0, "", "")
+        );
+    }
+    // Only a binary file: nothing searched, nothing found.
+    let r = walked(&dir, &["-q", "-g", "app", "d"]);
+    assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+}
+
+#[test]
+fn utf16_without_a_bom_is_binary_to_a_walk_and_hinted_when_named() {
+    let dir = TempDir::new("binary-utf16");
+    let bytes: Vec<u8> = "see https://example.org/ and www.example.com\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    dir.write("d/u.txt", &bytes);
+    let hint = "UTF-16 without a byte order mark (try --encoding utf-16le)";
+    for threads in ["1", "2"] {
+        // Walked: skipped as binary.
+        let r = walked(&dir, &["-j", threads, "d"]);
+        assert_eq!((r.status, r.stdout.as_str()), (1, ""));
+        assert_eq!(
+            r.stderr,
+            "iriscan: d/u.txt: binary file skipped (NUL byte at offset 1; -a scans it as text)\n"
+        );
+        // Named: scanned with the warning, and the hint from its head.
+        let r = walked(&dir, &["-j", threads, "d/u.txt"]);
+        assert_eq!(r.status, 1);
+        assert!(
+            r.stderr
+                .contains("d/u.txt: warning: binary file (NUL byte at offset 1)"),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(hint), "{}", r.stderr);
+        // Read as UTF-16LE, it is text, walked or named.
+        for path in ["d", "d/u.txt"] {
+            let r = walked(&dir, &["-j", threads, "-E", "utf-16le", "-I", path]);
+            assert_eq!(
+                (r.lines(), r.stderr.as_str()),
+                (vec!["https://example.org/", "http://www.example.com"], "")
+            );
+        }
     }
 }

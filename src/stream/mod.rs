@@ -16,6 +16,7 @@ pub(crate) mod read_at;
 pub(crate) mod roll_buffer;
 pub(crate) mod roll_scan;
 pub(crate) mod searcher;
+pub(crate) mod settled;
 pub(crate) mod sink;
 pub(crate) mod source;
 pub(crate) mod summary;

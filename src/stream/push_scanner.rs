@@ -93,6 +93,7 @@ impl PushScanner {
                 searcher.finder.options(),
                 searcher.buffer_size,
                 searcher.line_numbers,
+                false,
             ),
             state: State::Open,
         }

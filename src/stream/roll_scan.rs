@@ -7,6 +7,7 @@ use crate::find::found_iri::Hit;
 use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, Options, ScanState, Scanner};
 use crate::stream::locating::Lines;
 use crate::stream::roll_buffer::RollBuffer;
+use crate::stream::settled::Settled;
 use crate::stream::source::Source;
 
 /// The scan of one thread over a roll buffer, between fills: the bytes at
@@ -24,6 +25,9 @@ pub(super) struct RollScan {
     base: usize,
     state: ScanState,
     lines: Lines,
+    /// With [`Searcher::incremental`](crate::Searcher::incremental): what
+    /// the bytes at hand settle before the general rule does.
+    settled: Option<Settled>,
     /// Hits delivered.
     pub(super) hits: u64,
     /// The most bytes the buffers held.
@@ -31,7 +35,14 @@ pub(super) struct RollScan {
 }
 
 impl RollScan {
-    pub(super) fn new(opts: Options, block: usize, line_numbers: bool) -> RollScan {
+    /// `incremental`: also decide what the bytes at hand settle (see
+    /// [`Settled`]), for input read as it arrives.
+    pub(super) fn new(
+        opts: Options,
+        block: usize,
+        line_numbers: bool,
+        incremental: bool,
+    ) -> RollScan {
         RollScan {
             opts,
             min_roll: block.min(MIN_ROLL),
@@ -40,6 +51,7 @@ impl RollScan {
             base: 0,
             state: ScanState::default(),
             lines: Lines::new(line_numbers),
+            settled: incremental.then(Settled::default),
             hits: 0,
             peak: 0,
         }
@@ -54,7 +66,12 @@ impl RollScan {
         deliver: &mut impl FnMut(&Hit<'_>) -> Result<bool, E>,
     ) -> Result<bool, E> {
         self.peak = self.peak.max(self.buf.capacity() + source.held());
-        let to = decided_up_to(self.buf.len(), at_end, self.margin);
+        let mut to = decided_up_to(self.buf.len(), at_end, self.margin);
+        if let Some(settled) = &mut self.settled
+            && !at_end
+        {
+            to = to.max(settled.decided_up_to(self.buf.bytes(), self.base));
+        }
         let mut result = Ok(true);
         if to > self.state.pos {
             let window = self.buf.bytes();

@@ -88,6 +88,7 @@ pub struct Searcher {
     pub(super) threads: usize,
     pub(super) encoding: Option<&'static Encoding>,
     pub(super) line_numbers: bool,
+    pub(super) incremental: bool,
     pub(super) pool: Pool,
 }
 
@@ -101,6 +102,7 @@ impl Searcher {
             threads: 1,
             encoding: None,
             line_numbers: true,
+            incremental: false,
             pool: Pool::default(),
         }
     }
@@ -110,6 +112,62 @@ impl Searcher {
     /// prints neither turns it off, and hits then say line 0, column 0.
     pub fn line_numbers(mut self, yes: bool) -> Searcher {
         self.line_numbers = yes;
+        self
+    }
+
+    /// Whether to hand each hit on as soon as the bytes read settle it, for
+    /// input that arrives as it is written (a pipe from `tail -f`, a
+    /// terminal): each read returns what the reader has (one `read` call,
+    /// not a full buffer) and is scanned before the next, and a hit is
+    /// delivered once the white space after it is read (see
+    /// `stream/settled.rs`), not `max_len` bytes later. Default off. The
+    /// hits are the same; the charset, unless given with
+    /// [`encoding`](Searcher::encoding), is chosen from the bytes of the
+    /// first read rather than the first 64 KiB, and the scan runs on the
+    /// calling thread ([`threads`](Searcher::threads) does not apply).
+    ///
+    /// ```
+    /// use std::io::{self, Read};
+    /// use std::sync::mpsc;
+    /// use iriscan::{Finder, Hit, Searcher};
+    ///
+    /// // A reader that asks, before handing out its second line, which
+    /// // IRIs the sink has received so far.
+    /// struct Lines<'a> {
+    ///     lines: Vec<&'static [u8]>,
+    ///     ask: &'a dyn Fn() -> Vec<String>,
+    ///     seen_before_line_2: Option<Vec<String>>,
+    /// }
+    /// impl Read for Lines<'_> {
+    ///     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+    ///         if self.lines.len() == 1 {
+    ///             self.seen_before_line_2 = Some((self.ask)());
+    ///         }
+    ///         let Some(line) = self.lines.first().copied() else { return Ok(0) };
+    ///         self.lines.remove(0);
+    ///         buf[..line.len()].copy_from_slice(line);
+    ///         Ok(line.len())
+    ///     }
+    /// }
+    /// let (tx, rx) = mpsc::channel();
+    /// let ask = || rx.try_iter().collect::<Vec<String>>();
+    /// let mut reader = Lines {
+    ///     lines: vec![b"see https://a.example/1\n", b"and https://a.example/2\n"],
+    ///     ask: &ask,
+    ///     seen_before_line_2: None,
+    /// };
+    /// Searcher::new(Finder::new())
+    ///     .encoding(Some(encoding_rs::UTF_8))
+    ///     .incremental(true)
+    ///     .scan_reader(&mut reader, |hit: &Hit| {
+    ///         tx.send(hit.iri().to_string()).unwrap();
+    ///         Ok(true)
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(reader.seen_before_line_2.unwrap(), ["https://a.example/1"]);
+    /// ```
+    pub fn incremental(mut self, yes: bool) -> Searcher {
+        self.incremental = yes;
         self
     }
 
@@ -288,14 +346,14 @@ impl Searcher {
     }
 
     fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> Result<Summary, D::Error> {
-        let source = Source::open(reader, self.encoding)?;
+        let source = Source::open(reader, self.encoding, self.incremental)?;
         if !delivery.begin(source.transcoder.charset())? {
             let summary = source.summary(0, source.held());
             delivery.finish(&summary)?;
             return Ok(summary);
         }
         #[cfg(feature = "parallel")]
-        let summary = if self.threads > 1 {
+        let summary = if self.threads > 1 && !self.incremental {
             self.run_parallel(source, delivery)?
         } else {
             self.run_sequential(source, delivery)?
@@ -313,7 +371,12 @@ impl Searcher {
         delivery: &mut D,
     ) -> Result<Summary, D::Error> {
         let block = self.buffer_size;
-        let mut scan = RollScan::new(self.finder.options(), block, self.line_numbers);
+        let mut scan = RollScan::new(
+            self.finder.options(),
+            block,
+            self.line_numbers,
+            self.incremental,
+        );
         let mut eof = source.fill(&mut scan.buf, block)?;
         loop {
             let go_on = scan.scan(&source, eof, &mut |hit| delivery.one(hit))?;

@@ -21,20 +21,40 @@ pub(super) struct Source<R> {
     pub(super) transcoder: Transcoder,
     /// The whole raw input has been read (and pushed with `last`).
     pub(super) done: bool,
+    /// Read what one read gives, never waiting for more while there are
+    /// bytes to scan (see [`Searcher::incremental`](crate::Searcher::incremental)).
+    pub(super) eager: bool,
     pub(super) bytes: u64,
 }
 
 impl<R: Fill> Source<R> {
-    /// Reads the first bytes (up to the detection prefix, or to the end) and
-    /// chooses the charset.
+    /// Reads the first bytes (up to the detection prefix, or to the end;
+    /// `eager`: what the first read gives) and chooses the charset.
     pub(super) fn open(
         mut reader: R,
         encoding: Option<&'static Encoding>,
+        eager: bool,
     ) -> io::Result<Source<R>> {
         let mut raw = RollBuffer::default();
         let mut bytes = 0;
-        let done = read_up_to(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?;
-        Ok(Source::with_prefix(reader, raw, done, bytes, encoding))
+        let done = if eager {
+            read_once(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?
+        } else {
+            read_up_to(&mut reader, &mut raw, DETECTION_PREFIX_LEN, &mut bytes)?
+        };
+        let mut source = Source::with_prefix(reader, raw, done, bytes, encoding);
+        source.eager = eager;
+        Ok(source)
+    }
+
+    /// Reads about `want` more bytes into `buf` (`eager`: one read);
+    /// returns whether the input ended.
+    fn read(&mut self, buf: &mut RollBuffer, want: usize) -> io::Result<bool> {
+        if self.eager {
+            read_once(&mut self.reader, buf, want, &mut self.bytes)
+        } else {
+            read_up_to(&mut self.reader, buf, want, &mut self.bytes)
+        }
     }
 
     /// Reads about `block` more bytes and appends their UTF-8 to `out`;
@@ -47,15 +67,18 @@ impl<R: Fill> Source<R> {
             out.extend(self.raw.bytes());
             self.raw = RollBuffer::default();
             let have = out.len() - start;
-            if !self.done && have < block {
-                self.done = read_up_to(&mut self.reader, out, block - have, &mut self.bytes)?;
+            if !self.done && have < block && !(self.eager && have > 0) {
+                self.done = self.read(out, block - have)?;
             }
             self.decode_in_place(out, start);
             return Ok(self.done);
         }
-        if !self.done && self.raw.len() < block {
-            let want = block - self.raw.len();
-            self.done = read_up_to(&mut self.reader, &mut self.raw, want, &mut self.bytes)?;
+        let have = self.raw.len();
+        if !self.done && have < block && !(self.eager && have > 0) {
+            let mut raw = std::mem::take(&mut self.raw);
+            let read = self.read(&mut raw, block - have);
+            self.raw = raw;
+            self.done = read?;
         }
         self.decode_raw(out);
         Ok(self.done)
@@ -81,6 +104,7 @@ impl<R> Source<R> {
             decoded: Vec::new(),
             transcoder: Transcoder::new(&charset),
             done,
+            eager: false,
             bytes,
         }
     }
@@ -160,6 +184,27 @@ fn read_into<R: Fill>(
     let (n, ended) = reader.fill(buf)?;
     *bytes += n as u64;
     Ok((n, ended))
+}
+
+/// Reads once (again if interrupted) up to `want` more bytes into `buf`;
+/// returns whether the reader ended.
+fn read_once<R: Fill>(
+    reader: &mut R,
+    buf: &mut RollBuffer,
+    want: usize,
+    bytes: &mut u64,
+) -> io::Result<bool> {
+    loop {
+        match reader.read(buf.spare(want)) {
+            Ok(n) => {
+                buf.commit(n);
+                *bytes += n as u64;
+                return Ok(n == 0);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Reads until `want` more bytes are in `buf` or the reader ends; returns
