@@ -18,8 +18,8 @@ use crate::scan::InputError;
 use std::borrow::Cow;
 
 use iriscan::{
-    IriOptions, Mapped, NormalizeError, NormalizeOptions, ParseError, ResolveError, Rule, Syntax,
-    UriOptions, normalize, parse, resolve, to_iri, to_uri,
+    Iri, IriOptions, Mapped, NormalizeError, NormalizeOptions, ParseError, ResolveError, Rule,
+    Syntax, UriOptions, normalize, normalize_parsed, parse, resolve, to_iri, to_uri,
 };
 
 /// What to do with each line (from the command line).
@@ -53,7 +53,7 @@ pub struct Checked<'a> {
     /// not UTF-8.
     pub uri: Option<Mapped<'a>>,
     /// The normalized form of what is printed, with `--normalize`.
-    pub normalized: Option<String>,
+    pub normalized: Option<Cow<'a, str>>,
     /// Plain output prints the IRI (`--to iri`).
     pub iri_form: bool,
 }
@@ -193,12 +193,17 @@ fn check_line<'a>(line: u64, raw: &'a [u8], opts: &LineOptions) -> Checked<'a> {
         }
     };
     checked.text = Some(text);
-    if let Err(e) = parse(text, Rule::IriReference, Syntax::Iri) {
-        checked.error = Some(LineError::Parse(e));
-        // The mapping is defined for any string (RFC 3987bis §3.3).
-        checked.uri = Some(to_uri(text, &opts.uri));
-        return checked;
-    }
+    // Parsed once: the components serve the `absolute` verdict and, when
+    // the printed form is the line itself, normalization.
+    let parsed = match Iri::parse_reference(text) {
+        Ok(p) => p,
+        Err(e) => {
+            checked.error = Some(LineError::Parse(e));
+            // The mapping is defined for any string (RFC 3987bis §3.3).
+            checked.uri = Some(to_uri(text, &opts.uri));
+            return checked;
+        }
+    };
     let target: Cow<'a, str> = match &opts.base {
         None => Cow::Borrowed(text),
         Some(base) => match resolve(base, text) {
@@ -210,23 +215,49 @@ fn check_line<'a>(line: u64, raw: &'a [u8], opts: &LineOptions) -> Checked<'a> {
             }
         },
     };
-    checked.absolute = parse(&target, Rule::Iri, Syntax::Iri).is_ok();
-    let uri = map_owned(&target, &opts.uri);
+    checked.absolute = match &opts.base {
+        // A valid IRI reference with a scheme matched its `IRI`
+        // alternative.
+        None => parsed.scheme().is_some(),
+        Some(_) => parse(&target, Rule::Iri, Syntax::Iri).is_ok(),
+    };
+    let uri = match &target {
+        Cow::Borrowed(t) => to_uri(t, &opts.uri),
+        Cow::Owned(t) => map_owned(t, &opts.uri),
+    };
     let iri: Cow<'a, str> = if opts.to_uri {
         target
     } else {
-        Cow::Owned(to_iri(&target, &IriOptions::new()).into_owned())
+        match target {
+            Cow::Borrowed(t) => to_iri(t, &IriOptions::new()),
+            Cow::Owned(t) => Cow::Owned(to_iri(&t, &IriOptions::new()).into_owned()),
+        }
     };
     if let Some(n) = &opts.normalize {
-        let form: &str = if opts.to_uri { &uri.uri } else { &iri };
-        match normalize(form, n) {
-            Ok(v) => checked.normalized = Some(v.into_owned()),
+        let form = if opts.to_uri { &uri.uri } else { &iri };
+        match normalize_form(form, &parsed, n) {
+            Ok(v) => checked.normalized = Some(v),
             Err(e) => checked.error = Some(LineError::Normalize(e)),
         }
     }
     checked.iri = Some(iri);
     checked.uri = Some(uri);
     checked
+}
+
+/// The normalized form of `form`, borrowed from the line when the line is
+/// already normal. When `form` is the line itself (nothing to map, no
+/// base), its components are `parsed`'s and it is not parsed again.
+fn normalize_form<'a>(
+    form: &Cow<'a, str>,
+    parsed: &Iri<'a>,
+    opts: &NormalizeOptions,
+) -> Result<Cow<'a, str>, NormalizeError> {
+    match form {
+        Cow::Borrowed(s) if *s == parsed.as_str() => Ok(normalize_parsed(parsed, opts)),
+        Cow::Borrowed(s) => normalize(s, opts),
+        Cow::Owned(s) => normalize(s, opts).map(|v| Cow::Owned(v.into_owned())),
+    }
 }
 
 /// The URI of `s`, owning its text (`s` may be a temporary).
