@@ -11,7 +11,10 @@
 //!   that time);
 //! - `--each-line --normalize --unique` over a million and eight million IRI
 //!   references with the same distinct keys: throughput, and peak memory
-//!   that follows the distinct keys, not the input;
+//!   that follows the distinct keys, not the input; and on the million
+//!   lines, `--each-line --normalize` (with and without `--unique`) vs
+//!   Node's WHATWG `URL` (`examples/compare/node_url_normalize.js`; the row
+//!   is skipped where `node` is not installed);
 //! - peak RSS scanning a 1 GiB file and 1 GiB on standard input.
 //!
 //! Run: `cargo build --release --bins --examples && target/release/examples/compare`
@@ -171,9 +174,85 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// `n` lines of IRI references (one per line, the last one ended too).
+fn iri_lines_text(n: usize) -> (String, usize) {
+    let (lines, keys) = corpus::iri_lines(n);
+    let mut text = lines.join("\n");
+    text.push('\n');
+    (text, keys)
+}
+
+/// The Node script of [`bulk_vs_node`], beside this file.
+const NODE_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/compare/node_url_normalize.js"
+);
+
+/// `iriscan --each-line --normalize [--unique]` vs Node's WHATWG `URL`
+/// (the ada parser: `new URL(line).href` for each line, a `Set` for
+/// `--unique`) on the same `n` lines, taking turns. Skipped, with a note,
+/// where `node` is not installed.
+fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
+    println!("\n## Bulk normalization vs Node's `URL` ({n} lines, median of {runs} runs)\n");
+    let node = match Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        _ => {
+            println!("(skipped: `node` is not installed)");
+            return;
+        }
+    };
+    println!("| iriscan | Node {node}: `new URL(line).href` | iriscan | Node | Node ÷ iriscan |");
+    println!("|---|---|---|---|---|");
+    let node_bin = PathBuf::from("node");
+    let ls = lines.to_str().unwrap();
+    for unique in [false, true] {
+        let mut args = vec!["--each-line", "--normalize"];
+        let mut node_args = vec![NODE_SCRIPT];
+        if unique {
+            args.push("--unique");
+            node_args.push("--unique");
+        }
+        args.push(ls);
+        node_args.push(ls);
+        let timed = time(&[(iriscan, &args), (&node_bin, &node_args)], runs);
+        if !unique {
+            // One output line per input line on both sides.
+            for (name, (_, out)) in ["iriscan", "node"].iter().zip(&timed) {
+                assert_eq!(out.lines().count(), n, "{name}: one line per input line");
+            }
+        }
+        let (ti, tn) = (timed[0].0, timed[1].0);
+        println!(
+            "| `{}` | {} | {:.2} s | {:.2} s | {:.2}× |",
+            args[..args.len() - 1].join(" "),
+            if unique {
+                "each `href` once (a `Set`)"
+            } else {
+                "every `href`"
+            },
+            ti.as_secs_f64(),
+            tn.as_secs_f64(),
+            tn.as_secs_f64() / ti.as_secs_f64()
+        );
+    }
+    println!(
+        "\n(Node's `href` is the WHATWG serialization: it keeps `%32` encoded where RFC 3986 \
+         normalization decodes it, so Node finds more distinct keys.)"
+    );
+}
+
 fn main() {
     // `compare --write KIND MIB PATH`: just write a corpus (for profiling).
     let args: Vec<String> = std::env::args().collect();
+    // `compare --write iri-lines LINES PATH`: the bulk normalization input.
+    if args.get(1).map(String::as_str) == Some("--write")
+        && args.get(2).map(String::as_str) == Some("iri-lines")
+        && args.len() == 5
+    {
+        let n = args[3].parse::<usize>().expect("number of lines");
+        std::fs::write(&args[4], iri_lines_text(n).0).expect("write");
+        return;
+    }
     if args.get(1).map(String::as_str) == Some("--write") && args.len() == 5 {
         let size = args[3].parse::<usize>().expect("MiB") * MIB;
         let text = match args[2].as_str() {
@@ -350,12 +429,11 @@ fn main() {
     } else {
         &[1_000_000, 8_000_000]
     };
+    let mut first_lines = None;
     for &n in bulk_sizes {
-        let (lines, keys) = corpus::iri_lines(n);
-        let mut text = lines.join("\n");
-        text.push('\n');
-        drop(lines);
-        let p = write(&dir, "lines.txt", &text);
+        let (text, keys) = iri_lines_text(n);
+        let p = write(&dir, &format!("lines-{n}.txt"), &text);
+        first_lines.get_or_insert((n, p.clone()));
         let args = [
             "--each-line",
             "--normalize",
@@ -378,6 +456,9 @@ fn main() {
             peak_rss(cmd) as f64 / 1024.0
         );
     }
+
+    let (n, lines) = first_lines.expect("a bulk size");
+    bulk_vs_node(&iriscan, n, &lines, runs);
 
     let huge = if quick { 256 * MIB } else { 1024 * MIB };
     println!("\n## Peak memory ({} MiB input)\n", huge / MIB);
