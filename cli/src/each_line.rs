@@ -268,3 +268,86 @@ fn map_owned(s: &str, opts: &UriOptions) -> Mapped<'static> {
         warnings: m.warnings,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iriscan::NormalizationLevel;
+
+    fn opts(to_uri_form: bool, base: Option<&str>) -> LineOptions {
+        let form = if to_uri_form {
+            iriscan::NormalForm::Uri
+        } else {
+            iriscan::NormalForm::Iri
+        };
+        LineOptions {
+            uri: UriOptions::new(),
+            to_uri: to_uri_form,
+            base: base.map(str::to_owned),
+            normalize: Some(
+                NormalizeOptions::new()
+                    .level(NormalizationLevel::Scheme)
+                    .form(form),
+            ),
+        }
+    }
+
+    const LINES: &[&str] = &[
+        "http://example.com/docs/1/page",
+        "HTTP://EXAMPLE.COM:80/docs/./1/x/../page",
+        "http://例え.テスト/docs/%31/page#top",
+        "http://xn--r8jz45g.xn--zckzah/docs/1/page",
+        "a/b",
+        "//h/p",
+        "",
+        "mailto:x@y.example",
+        "a:b",
+        "./a:b",
+        "../x/./y?q#f",
+    ];
+
+    #[test]
+    fn absolute_is_the_iri_rule_without_parsing_again() {
+        for base in [None, Some("http://b.example/c/d")] {
+            for line in LINES {
+                let c = check_line(1, line.as_bytes(), &opts(true, base));
+                assert!(c.error.is_none(), "{line}");
+                let target = match base {
+                    None => line.to_string(),
+                    Some(b) => resolve(b, line).unwrap(),
+                };
+                let want = parse(&target, Rule::Iri, Syntax::Iri).is_ok();
+                assert_eq!(c.absolute, want, "{line} against {base:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn normalized_is_the_normal_form_of_what_is_printed() {
+        for to_uri_form in [true, false] {
+            for base in [None, Some("http://b.example/c/d")] {
+                let o = opts(to_uri_form, base);
+                for line in LINES {
+                    let c = check_line(1, line.as_bytes(), &o);
+                    let printed: &str = if to_uri_form {
+                        &c.uri.as_ref().unwrap().uri
+                    } else {
+                        c.iri.as_ref().unwrap()
+                    };
+                    let want = normalize(printed, o.normalize.as_ref().unwrap()).unwrap();
+                    assert_eq!(c.normalized.as_deref(), Some(&*want), "{line}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_normal_line_is_not_copied() {
+        let line = "http://example.com/docs/1/page";
+        let c = check_line(1, line.as_bytes(), &opts(true, None));
+        match c.normalized {
+            Some(Cow::Borrowed(n)) => assert!(std::ptr::eq(n, line)),
+            _ => panic!("normalized form copied"),
+        }
+    }
+}
