@@ -18,7 +18,8 @@
 //! - peak RSS scanning a 1 GiB file and 1 GiB on standard input.
 //!
 //! Run: `cargo build --release --bins --examples && target/release/examples/compare`
-//! (`--quick` for smaller files and fewer runs).
+//! (`--quick` for smaller files and fewer runs; `--vs-node LINES` for the
+//! comparison with Node alone).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -193,6 +194,9 @@ const NODE_SCRIPT: &str = concat!(
 /// `--unique`) on the same `n` lines, taking turns. Skipped, with a note,
 /// where `node` is not installed.
 fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
+    // The two run a second or more each: the host's speed drifts between
+    // turns, so the ratio is taken within each turn (as in `time_threads`).
+    let runs = runs.max(5);
     println!("\n## Bulk normalization vs Node's `URL` ({n} lines, median of {runs} runs)\n");
     let node = match Command::new("node").arg("--version").output() {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
@@ -201,9 +205,10 @@ fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
             return;
         }
     };
-    println!("| iriscan | Node {node}: `new URL(line).href` | iriscan | Node | Node ÷ iriscan |");
+    println!(
+        "| iriscan | Node {node}, `new URL(line).href` | iriscan | Node | Node ÷ iriscan (median of the turns' ratios) |"
+    );
     println!("|---|---|---|---|---|");
-    let node_bin = PathBuf::from("node");
     let ls = lines.to_str().unwrap();
     for unique in [false, true] {
         let mut args = vec!["--each-line", "--normalize"];
@@ -214,14 +219,39 @@ fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
         }
         args.push(ls);
         node_args.push(ls);
-        let timed = time(&[(iriscan, &args), (&node_bin, &node_args)], runs);
-        if !unique {
-            // One output line per input line on both sides.
-            for (name, (_, out)) in ["iriscan", "node"].iter().zip(&timed) {
-                assert_eq!(out.lines().count(), n, "{name}: one line per input line");
+        let run = |cmd: &Path, args: &[&str]| {
+            let t = Instant::now();
+            let o = Command::new(cmd)
+                .args(args)
+                .stderr(Stdio::inherit())
+                .output()
+                .expect("run");
+            assert!(o.status.success(), "{} failed", cmd.display());
+            (t.elapsed(), o.stdout)
+        };
+        let node_bin = Path::new("node");
+        // One untimed run of each (page cache, binaries); the outputs are
+        // checked: one line per input line on both sides.
+        for (name, (_, out)) in [
+            ("iriscan", run(iriscan, &args)),
+            ("node", run(node_bin, &node_args)),
+        ] {
+            if !unique {
+                assert_eq!(
+                    out.split(|&b| b == b'\n').count() - 1,
+                    n,
+                    "{name}: one line per input line"
+                );
             }
         }
-        let (ti, tn) = (timed[0].0, timed[1].0);
+        let (mut ti, mut tn, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..runs {
+            let (a, _) = run(iriscan, &args);
+            let (b, _) = run(node_bin, &node_args);
+            ratio.push(b.as_secs_f64() / a.as_secs_f64());
+            ti.push(a);
+            tn.push(b);
+        }
         println!(
             "| `{}` | {} | {:.2} s | {:.2} s | {:.2}× |",
             args[..args.len() - 1].join(" "),
@@ -230,9 +260,9 @@ fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
             } else {
                 "every `href`"
             },
-            ti.as_secs_f64(),
-            tn.as_secs_f64(),
-            tn.as_secs_f64() / ti.as_secs_f64()
+            median(ti).as_secs_f64(),
+            median(tn).as_secs_f64(),
+            median(ratio)
         );
     }
     println!(
@@ -242,9 +272,9 @@ fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
 }
 
 fn main() {
-    // `compare --write KIND MIB PATH`: just write a corpus (for profiling).
     let args: Vec<String> = std::env::args().collect();
-    // `compare --write iri-lines LINES PATH`: the bulk normalization input.
+    // `compare --write iri-lines LINES PATH`: the bulk normalization input
+    // (for profiling).
     if args.get(1).map(String::as_str) == Some("--write")
         && args.get(2).map(String::as_str) == Some("iri-lines")
         && args.len() == 5
@@ -253,6 +283,17 @@ fn main() {
         std::fs::write(&args[4], iri_lines_text(n).0).expect("write");
         return;
     }
+    // `compare --vs-node LINES`: just the comparison with Node's `URL`.
+    if args.get(1).map(String::as_str) == Some("--vs-node") && args.len() == 3 {
+        let n = args[2].parse::<usize>().expect("number of lines");
+        let dir = std::env::temp_dir().join(format!("iriscan-compare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = write(&dir, "lines.txt", &iri_lines_text(n).0);
+        bulk_vs_node(&bin("iriscan"), n, &p, 5);
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    // `compare --write KIND MIB PATH`: just write a corpus (for profiling).
     if args.get(1).map(String::as_str) == Some("--write") && args.len() == 5 {
         let size = args[3].parse::<usize>().expect("MiB") * MIB;
         let text = match args[2].as_str() {
