@@ -13,11 +13,15 @@
 //!   that time);
 //! - `--each-line --normalize --unique` over a million and eight million IRI
 //!   references with the same distinct keys: throughput, and peak memory
-//!   that follows the distinct keys, not the input;
+//!   that follows the distinct keys, not the input; and on the million
+//!   lines, `--each-line --normalize` (with and without `--unique`) vs
+//!   Node's WHATWG `URL` (`examples/compare/node_url_normalize.js`; the row
+//!   is skipped where `node` is not installed);
 //! - peak RSS scanning a 1 GiB file and 1 GiB on standard input.
 //!
 //! Run: `cargo build --release --bins --examples && target/release/examples/compare`
-//! (`--quick` for smaller files and fewer runs).
+//! (`--quick` for smaller files and fewer runs; `--vs-node LINES` for the
+//! comparison with Node alone).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -219,9 +223,125 @@ fn adversarial(name: &str, bytes: usize) -> String {
     corpus::adversarial(unit, bytes)
 }
 
+/// `n` lines of IRI references (one per line, the last one ended too).
+fn iri_lines_text(n: usize) -> (String, usize) {
+    let (lines, keys) = corpus::iri_lines(n);
+    let mut text = lines.join("\n");
+    text.push('\n');
+    (text, keys)
+}
+
+/// The Node script of [`bulk_vs_node`], beside this file.
+const NODE_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/compare/node_url_normalize.js"
+);
+
+/// `iriscan --each-line --normalize [--unique]` vs Node's WHATWG `URL`
+/// (the ada parser: `new URL(line).href` for each line, a `Set` for
+/// `--unique`) on the same `n` lines, taking turns. Skipped, with a note,
+/// where `node` is not installed.
+fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
+    // The two run a second or more each: the host's speed drifts between
+    // turns, so the ratio is taken within each turn (as in `time_threads`).
+    let runs = runs.max(5);
+    println!("\n## Bulk normalization vs Node's `URL` ({n} lines, median of {runs} runs)\n");
+    let node = match Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        _ => {
+            println!("(skipped: `node` is not installed)");
+            return;
+        }
+    };
+    println!(
+        "| iriscan | Node {node}, `new URL(line).href` | iriscan | Node | Node ÷ iriscan (median of the turns' ratios) |"
+    );
+    println!("|---|---|---|---|---|");
+    let ls = lines.to_str().unwrap();
+    for unique in [false, true] {
+        let mut args = vec!["--each-line", "--normalize"];
+        let mut node_args = vec![NODE_SCRIPT];
+        if unique {
+            args.push("--unique");
+            node_args.push("--unique");
+        }
+        args.push(ls);
+        node_args.push(ls);
+        let run = |cmd: &Path, args: &[&str]| {
+            let t = Instant::now();
+            let o = Command::new(cmd)
+                .args(args)
+                .stderr(Stdio::inherit())
+                .output()
+                .expect("run");
+            assert!(o.status.success(), "{} failed", cmd.display());
+            (t.elapsed(), o.stdout)
+        };
+        let node_bin = Path::new("node");
+        // One untimed run of each (page cache, binaries); the outputs are
+        // checked: one line per input line on both sides.
+        for (name, (_, out)) in [
+            ("iriscan", run(iriscan, &args)),
+            ("node", run(node_bin, &node_args)),
+        ] {
+            if !unique {
+                assert_eq!(
+                    out.split(|&b| b == b'\n').count() - 1,
+                    n,
+                    "{name}: one line per input line"
+                );
+            }
+        }
+        let (mut ti, mut tn, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..runs {
+            let (a, _) = run(iriscan, &args);
+            let (b, _) = run(node_bin, &node_args);
+            ratio.push(b.as_secs_f64() / a.as_secs_f64());
+            ti.push(a);
+            tn.push(b);
+        }
+        println!(
+            "| `{}` | {} | {:.2} s | {:.2} s | {:.2}× |",
+            args[..args.len() - 1].join(" "),
+            if unique {
+                "each `href` once (a `Set`)"
+            } else {
+                "every `href`"
+            },
+            median(ti).as_secs_f64(),
+            median(tn).as_secs_f64(),
+            median(ratio)
+        );
+    }
+    println!(
+        "\n(Node's `href` is the WHATWG serialization: it keeps `%32` encoded where RFC 3986 \
+         normalization decodes it, so Node finds more distinct keys.)"
+    );
+}
+
 fn main() {
-    // `compare --write KIND MIB PATH`: just write a corpus (for profiling).
     let args: Vec<String> = std::env::args().collect();
+    // `compare --write iri-lines LINES PATH`: the bulk normalization input
+    // (for profiling).
+    if args.get(1).map(String::as_str) == Some("--write")
+        && args.get(2).map(String::as_str) == Some("iri-lines")
+        && args.len() == 5
+    {
+        let n = args[3].parse::<usize>().expect("number of lines");
+        std::fs::write(&args[4], iri_lines_text(n).0).expect("write");
+        return;
+    }
+    // `compare --vs-node LINES`: just the comparison with Node's `URL`.
+    if args.get(1).map(String::as_str) == Some("--vs-node") && args.len() == 3 {
+        let n = args[2].parse::<usize>().expect("number of lines");
+        let dir = std::env::temp_dir().join(format!("iriscan-compare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let p = write(&dir, "lines.txt", &iri_lines_text(n).0);
+        bulk_vs_node(&bin("iriscan"), n, &p, 5);
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    // `compare --write KIND MIB PATH`: just write a corpus (for profiling).
     if args.get(1).map(String::as_str) == Some("--write") && args.len() == 5 {
         let size = args[3].parse::<usize>().expect("MiB") * MIB;
         let text = match args[2].as_str() {
@@ -393,12 +513,11 @@ fn main() {
     } else {
         &[1_000_000, 8_000_000]
     };
+    let mut first_lines = None;
     for &n in bulk_sizes {
-        let (lines, keys) = corpus::iri_lines(n);
-        let mut text = lines.join("\n");
-        text.push('\n');
-        drop(lines);
-        let p = write(&dir, "lines.txt", &text);
+        let (text, keys) = iri_lines_text(n);
+        let p = write(&dir, &format!("lines-{n}.txt"), &text);
+        first_lines.get_or_insert((n, p.clone()));
         let args = [
             "--each-line",
             "--normalize",
@@ -421,6 +540,9 @@ fn main() {
             peak_rss(cmd) as f64 / 1024.0
         );
     }
+
+    let (n, lines) = first_lines.expect("a bulk size");
+    bulk_vs_node(&iriscan, n, &lines, runs);
 
     let huge = if quick { 256 * MIB } else { 1024 * MIB };
     println!("\n## Peak memory ({} MiB input)\n", huge / MIB);

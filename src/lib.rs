@@ -90,7 +90,7 @@ pub use iri::host_mapping::{HostMapping, IdnaFailure};
 pub use iri::leiri::leiri_to_iri;
 pub use iri::normalize::{
     NormalForm, NormalizationLevel, NormalizeError, NormalizeOptions, Operand, equivalent,
-    normalize,
+    normalize, normalize_parsed,
 };
 pub use iri::parse::{
     GrammarRule, HostKind, ParseError, ParseErrorKind, Rule, Syntax, host_kind, parse, parse_iri,

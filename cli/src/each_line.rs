@@ -18,8 +18,8 @@ use crate::scan::InputError;
 use std::borrow::Cow;
 
 use iriscan::{
-    IriOptions, Mapped, NormalizeError, NormalizeOptions, ParseError, ResolveError, Rule, Syntax,
-    UriOptions, normalize, parse, resolve, to_iri, to_uri,
+    Iri, IriOptions, Mapped, NormalizeError, NormalizeOptions, ParseError, ResolveError, Rule,
+    Syntax, UriOptions, normalize, normalize_parsed, parse, resolve, to_iri, to_uri,
 };
 
 /// What to do with each line (from the command line).
@@ -53,7 +53,7 @@ pub struct Checked<'a> {
     /// not UTF-8.
     pub uri: Option<Mapped<'a>>,
     /// The normalized form of what is printed, with `--normalize`.
-    pub normalized: Option<String>,
+    pub normalized: Option<Cow<'a, str>>,
     /// Plain output prints the IRI (`--to iri`).
     pub iri_form: bool,
 }
@@ -193,12 +193,17 @@ fn check_line<'a>(line: u64, raw: &'a [u8], opts: &LineOptions) -> Checked<'a> {
         }
     };
     checked.text = Some(text);
-    if let Err(e) = parse(text, Rule::IriReference, Syntax::Iri) {
-        checked.error = Some(LineError::Parse(e));
-        // The mapping is defined for any string (RFC 3987bis §3.3).
-        checked.uri = Some(to_uri(text, &opts.uri));
-        return checked;
-    }
+    // Parsed once: the components serve the `absolute` verdict and, when
+    // the printed form is the line itself, normalization.
+    let parsed = match Iri::parse_reference(text) {
+        Ok(p) => p,
+        Err(e) => {
+            checked.error = Some(LineError::Parse(e));
+            // The mapping is defined for any string (RFC 3987bis §3.3).
+            checked.uri = Some(to_uri(text, &opts.uri));
+            return checked;
+        }
+    };
     let target: Cow<'a, str> = match &opts.base {
         None => Cow::Borrowed(text),
         Some(base) => match resolve(base, text) {
@@ -210,17 +215,28 @@ fn check_line<'a>(line: u64, raw: &'a [u8], opts: &LineOptions) -> Checked<'a> {
             }
         },
     };
-    checked.absolute = parse(&target, Rule::Iri, Syntax::Iri).is_ok();
-    let uri = map_owned(&target, &opts.uri);
+    checked.absolute = match &opts.base {
+        // A valid IRI reference with a scheme matched its `IRI`
+        // alternative.
+        None => parsed.scheme().is_some(),
+        Some(_) => parse(&target, Rule::Iri, Syntax::Iri).is_ok(),
+    };
+    let uri = match &target {
+        Cow::Borrowed(t) => to_uri(t, &opts.uri),
+        Cow::Owned(t) => map_owned(t, &opts.uri),
+    };
     let iri: Cow<'a, str> = if opts.to_uri {
         target
     } else {
-        Cow::Owned(to_iri(&target, &IriOptions::new()).into_owned())
+        match target {
+            Cow::Borrowed(t) => to_iri(t, &IriOptions::new()),
+            Cow::Owned(t) => Cow::Owned(to_iri(&t, &IriOptions::new()).into_owned()),
+        }
     };
     if let Some(n) = &opts.normalize {
-        let form: &str = if opts.to_uri { &uri.uri } else { &iri };
-        match normalize(form, n) {
-            Ok(v) => checked.normalized = Some(v.into_owned()),
+        let form = if opts.to_uri { &uri.uri } else { &iri };
+        match normalize_form(form, &parsed, n) {
+            Ok(v) => checked.normalized = Some(v),
             Err(e) => checked.error = Some(LineError::Normalize(e)),
         }
     }
@@ -229,11 +245,109 @@ fn check_line<'a>(line: u64, raw: &'a [u8], opts: &LineOptions) -> Checked<'a> {
     checked
 }
 
+/// The normalized form of `form`, borrowed from the line when the line is
+/// already normal. When `form` is the line itself (nothing to map, no
+/// base), its components are `parsed`'s and it is not parsed again.
+fn normalize_form<'a>(
+    form: &Cow<'a, str>,
+    parsed: &Iri<'a>,
+    opts: &NormalizeOptions,
+) -> Result<Cow<'a, str>, NormalizeError> {
+    match form {
+        Cow::Borrowed(s) if *s == parsed.as_str() => Ok(normalize_parsed(parsed, opts)),
+        Cow::Borrowed(s) => normalize(s, opts),
+        Cow::Owned(s) => normalize(s, opts).map(|v| Cow::Owned(v.into_owned())),
+    }
+}
+
 /// The URI of `s`, owning its text (`s` may be a temporary).
 fn map_owned(s: &str, opts: &UriOptions) -> Mapped<'static> {
     let m = to_uri(s, opts);
     Mapped {
         uri: Cow::Owned(m.uri.into_owned()),
         warnings: m.warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iriscan::NormalizationLevel;
+
+    fn opts(to_uri_form: bool, base: Option<&str>) -> LineOptions {
+        let form = if to_uri_form {
+            iriscan::NormalForm::Uri
+        } else {
+            iriscan::NormalForm::Iri
+        };
+        LineOptions {
+            uri: UriOptions::new(),
+            to_uri: to_uri_form,
+            base: base.map(str::to_owned),
+            normalize: Some(
+                NormalizeOptions::new()
+                    .level(NormalizationLevel::Scheme)
+                    .form(form),
+            ),
+        }
+    }
+
+    const LINES: &[&str] = &[
+        "http://example.com/docs/1/page",
+        "HTTP://EXAMPLE.COM:80/docs/./1/x/../page",
+        "http://例え.テスト/docs/%31/page#top",
+        "http://xn--r8jz45g.xn--zckzah/docs/1/page",
+        "a/b",
+        "//h/p",
+        "",
+        "mailto:x@y.example",
+        "a:b",
+        "./a:b",
+        "../x/./y?q#f",
+    ];
+
+    #[test]
+    fn absolute_is_the_iri_rule_without_parsing_again() {
+        for base in [None, Some("http://b.example/c/d")] {
+            for line in LINES {
+                let c = check_line(1, line.as_bytes(), &opts(true, base));
+                assert!(c.error.is_none(), "{line}");
+                let target = match base {
+                    None => line.to_string(),
+                    Some(b) => resolve(b, line).unwrap(),
+                };
+                let want = parse(&target, Rule::Iri, Syntax::Iri).is_ok();
+                assert_eq!(c.absolute, want, "{line} against {base:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn normalized_is_the_normal_form_of_what_is_printed() {
+        for to_uri_form in [true, false] {
+            for base in [None, Some("http://b.example/c/d")] {
+                let o = opts(to_uri_form, base);
+                for line in LINES {
+                    let c = check_line(1, line.as_bytes(), &o);
+                    let printed: &str = if to_uri_form {
+                        &c.uri.as_ref().unwrap().uri
+                    } else {
+                        c.iri.as_ref().unwrap()
+                    };
+                    let want = normalize(printed, o.normalize.as_ref().unwrap()).unwrap();
+                    assert_eq!(c.normalized.as_deref(), Some(&*want), "{line}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_normal_line_is_not_copied() {
+        let line = "http://example.com/docs/1/page";
+        let c = check_line(1, line.as_bytes(), &opts(true, None));
+        match c.normalized {
+            Some(Cow::Borrowed(n)) => assert!(std::ptr::eq(n, line)),
+            _ => panic!("normalized form copied"),
+        }
     }
 }

@@ -272,8 +272,7 @@ impl Labels {
         }
         labels.end_label(hay, label_start, end, non_ascii, chars, measure);
         let (l0, l1) = labels.last_label;
-        // (A byte loop: labels are short, memchr's setup costs more.)
-        if hay[l0..l1].iter().any(|&b| b == b'_') {
+        if hay[l0..l1].contains(&b'_') {
             labels.bad = Some(l0);
         }
         labels

@@ -42,11 +42,13 @@
 //! an [`IdnaFailure`] — never a host that silently means something else.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt;
 
 use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
 
 use crate::chars::ascii::{SUB_DELIM, UNRESERVED, ascii_is};
+use crate::iri::idn_memo::{HostMemo, memoized};
 use crate::iri::percent::{decode_all, has_non_ascii_triplet};
 
 /// How [`crate::to_uri`] maps a host (`ireg-name`) that is not ASCII
@@ -155,6 +157,15 @@ pub(crate) fn idna_host(host: &str) -> Result<Cow<'_, str>, IdnaFailure> {
     if host.is_ascii() && !has_non_ascii_triplet(host) {
         return Ok(Cow::Borrowed(host));
     }
+    // Depends on the host only: remembered (see idn_memo).
+    thread_local! {
+        static MEMO: RefCell<HostMemo<Result<String, IdnaFailure>>> = RefCell::new(HostMemo::new());
+    }
+    memoized(&MEMO, host, 0, idna_host_uncached).map(Cow::Owned)
+}
+
+/// [`idna_host`] of a host that needs IDNA, computed.
+fn idna_host_uncached(host: &str) -> Result<String, IdnaFailure> {
     // §3.4.2: decode all triplets, of ASCII octets too ("any sequences of
     // pct-encoded"); if they do not form UTF-8 the field is left as it is.
     let decoded = decode_all(host);
@@ -163,7 +174,7 @@ pub(crate) fn idna_host(host: &str) -> Result<Cow<'_, str>, IdnaFailure> {
         return Err(IdnaFailure::DisallowedAscii { character });
     }
     match to_ascii(decoded, DnsLength::VerifyAllowRootDot) {
-        Some(ascii) => Ok(Cow::Owned(keep_ascii_label_case(decoded, &ascii))),
+        Some(ascii) => Ok(keep_ascii_label_case(decoded, &ascii)),
         None => Err(diagnose(decoded)),
     }
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod components;
 pub(crate) mod host_mapping;
+pub(crate) mod idn_memo;
 pub(crate) mod ip_literal;
 pub(crate) mod leiri;
 pub(crate) mod normalize;
