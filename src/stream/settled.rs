@@ -19,9 +19,11 @@
 //! first white space and every white space run after that holds a line
 //! break: while that may be the case, the settled part ends at that `<`.
 //!
-//! The bytes are looked at once each, as they arrive (the state below is
-//! kept between fills), so a trickle of one-byte reads costs no more than
-//! one large read.
+//! The bytes are looked at once at most, as they arrive (the state below
+//! is kept between fills), so a trickle of one-byte reads costs no more
+//! than one large read; of a large read, only the end is looked at (back
+//! to its last hard ender), its last `<` found with `memrchr`, and the run
+//! after that `<` walked until it is settled.
 
 /// What the bytes seen so far settle. Positions are offsets into the
 /// decoded input (not into the roll buffer, which moves).
@@ -59,10 +61,29 @@ impl Settled {
     /// before which every trigger is decided, whatever bytes follow.
     pub(super) fn decided_up_to(&mut self, window: &[u8], base: usize) -> usize {
         let from = self.looked.max(base);
-        for (i, &b) in window[from - base..].iter().enumerate() {
-            self.look(from + i, b);
-        }
+        let new = &window[from - base..];
         self.looked = base + window.len();
+        if let Some(i) = new.iter().rposition(|&b| is_hard_ender(b)) {
+            self.last_ender = Some(from + i);
+        }
+        // Only the last `<` can still be open: a scan from an earlier one
+        // stops at it.
+        let walk = match memchr::memrchr(b'<', new) {
+            Some(i) => {
+                self.open_angle = Some(from + i);
+                self.walk = Walk::First;
+                &new[i + 1..]
+            }
+            None => new,
+        };
+        if self.open_angle.is_some() {
+            for &b in walk {
+                if self.closes(b) {
+                    self.open_angle = None;
+                    break;
+                }
+            }
+        }
         let settled = match (self.last_ender, self.open_angle) {
             (Some(e), Some(a)) => e.min(a),
             (Some(e), None) => e,
@@ -71,22 +92,13 @@ impl Settled {
         settled.saturating_sub(base)
     }
 
-    fn look(&mut self, at: usize, b: u8) {
+    /// Walks the open `<` over `b` (not a `<`); returns whether its scan
+    /// is settled.
+    fn closes(&mut self, b: u8) -> bool {
         let ender = is_hard_ender(b);
-        if ender {
-            self.last_ender = Some(at);
-        }
-        if b == b'<' {
-            self.open_angle = Some(at);
-            self.walk = Walk::First;
-            return;
-        }
-        if self.open_angle.is_none() {
-            return;
-        }
         let space = is_space(b);
         let newline = b == b'\n' || b == b'\r';
-        let closed = match self.walk {
+        match self.walk {
             Walk::First | Walk::FirstWithTrigger if space => {
                 // Nothing after this `<` can be read as wrapped unless a
                 // candidate starts right after it.
@@ -118,9 +130,6 @@ impl Settled {
                 !seen || ender
             }
             _ => ender,
-        };
-        if closed {
-            self.open_angle = None;
         }
     }
 }
