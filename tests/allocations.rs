@@ -55,7 +55,12 @@ fn text(lines: usize) -> String {
 fn counting_valid_hits_allocates_nothing_per_hit() {
     let finder = Finder::new();
     let (small, large) = (text(10), text(1000));
-    let count = |t: &str| finder.find_iter(t.as_bytes()).filter(|h| h.is_valid()).count();
+    let count = |t: &str| {
+        finder
+            .find_iter(t.as_bytes())
+            .filter(|h| h.is_valid())
+            .count()
+    };
     // Once first, for whatever is set up on first use.
     count(&small);
     let (n_small, a_small) = allocations(|| count(&small));

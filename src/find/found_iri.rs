@@ -160,12 +160,12 @@ impl<'h> Hit<'h> {
 
     /// Builds the hit for a candidate whose text is `text`.
     pub(crate) fn of_text(text: &'h str, c: Candidate) -> Hit<'h> {
-        let verdict = with_candidate_iri(text, &c, |iri| match parse(iri, Rule::Iri, Syntax::Text) {
-            Ok(parts) => {
-                PackedComponents::pack(&parts, iri.len()).map_or(Verdict::ValidLong, Verdict::Valid)
-            }
-            Err(e) => Verdict::Invalid(Box::new(e)),
-        });
+        let verdict =
+            with_candidate_iri(text, &c, |iri| match parse(iri, Rule::Iri, Syntax::Text) {
+                Ok(parts) => PackedComponents::pack(&parts, iri.len())
+                    .map_or(Verdict::ValidLong, Verdict::Valid),
+                Err(e) => Verdict::Invalid(Box::new(e)),
+            });
         Hit {
             start: c.start,
             end: c.end,
@@ -415,9 +415,14 @@ pub(crate) fn with_candidate_iri<R>(text: &str, c: &Candidate, f: impl FnOnce(&s
         fits
     };
     let fits = match c.kind {
-        Kind::Iri => text.split(|ch: char| ch.is_ascii_whitespace()).all(&mut push),
+        Kind::Iri => text
+            .split(|ch: char| ch.is_ascii_whitespace())
+            .all(&mut push),
         Kind::Www => {
-            push("http://") && text.split(|ch: char| ch.is_ascii_whitespace()).all(&mut push)
+            push("http://")
+                && text
+                    .split(|ch: char| ch.is_ascii_whitespace())
+                    .all(&mut push)
         }
         Kind::Email => {
             push("mailto:")
