@@ -144,8 +144,9 @@ pub(crate) struct ScanState {
 
 impl ScanState {
     #[cfg(feature = "parallel")]
-    /// A state for scanning from `pos` as if the input started there (valid
-    /// where no backward scan crosses `pos`: see `parallel`).
+    /// A state for scanning from `pos` with no candidate before it (a
+    /// piece of `parallel_scan` lowers `last_end` further, so that its
+    /// backward scans read the bytes before its cut).
     pub fn at(pos: usize) -> ScanState {
         ScanState {
             pos,
