@@ -186,6 +186,12 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         let input = match item {
             Ok(input) => input,
             Err(e) => {
+                // The inputs before it first: the message comes at the
+                // input's place in the order (on a terminal, after their
+                // hits). Whether they failed does not matter: this did.
+                if !batch.is_empty() {
+                    job.batch(std::mem::take(&mut batch), &progress, &binary, &mut stats)?;
+                }
                 report(&e.name, &e.err);
                 failed = true;
                 continue;

@@ -334,6 +334,38 @@ fn nothing_found_exits_1() {
     assert_eq!(r.status, 1);
 }
 
+/// With output line-buffered (as on a terminal), an unreadable input's
+/// message comes at its place among the inputs: after the hits of the
+/// small files named before it, which are scanned side by side.
+#[test]
+fn an_unreadable_input_is_reported_in_its_turn() {
+    let dir = TempDir::new("in-its-turn");
+    dir.write("a.txt", "http://a.example/\n");
+    dir.write("z.txt", "http://z.example/\n");
+    let file = std::fs::File::create(dir.path().join("both.out")).unwrap();
+    let status = Command::new(BIN)
+        .args([
+            "--line-buffered",
+            "-j",
+            "2",
+            "a.txt",
+            "missing.txt",
+            "z.txt",
+        ])
+        .current_dir(dir.path())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+    let both = std::fs::read_to_string(dir.path().join("both.out")).unwrap();
+    let lines: Vec<&str> = both.lines().collect();
+    assert_eq!(lines.len(), 3, "{both}");
+    assert_eq!(lines[0], "a.txt:http://a.example/");
+    assert!(lines[1].starts_with("iriscan: missing.txt: "), "{both}");
+    assert_eq!(lines[2], "z.txt:http://z.example/");
+}
+
 #[test]
 fn unreadable_paths_are_reported_and_the_rest_is_scanned() {
     let dir = TempDir::new("unreadable");
