@@ -381,10 +381,7 @@ impl<W: Write> Run<W> {
                         nul,
                         utf16,
                     }) => {
-                        stats.inputs += 1;
-                        stats.bytes += summary.bytes;
-                        warn_binary(&input.name, nul);
-                        warn_scanned(&input.name, &summary, utf16);
+                        scanned_whole(&input.name, stats, &summary, nul, utf16);
                         false
                     }
                     Ok(Scanned::SkippedBinary { nul }) => {
@@ -493,10 +490,7 @@ impl<W: Write> Run<W> {
                     nul,
                     utf16,
                 }) => {
-                    stats.inputs += 1;
-                    stats.bytes += summary.bytes;
-                    warn_binary(&input.name, nul);
-                    warn_scanned(&input.name, &summary, utf16);
+                    scanned_whole(&input.name, stats, &summary, nul, utf16);
                     for r in rendered {
                         if !printer.emit(&input.name, r)? {
                             break;
@@ -540,6 +534,21 @@ fn read_failed(name: &str, e: InputError) -> io::Result<bool> {
         }
         InputError::Output(output) => Err(output),
     }
+}
+
+/// An input scanned to its end, one at a time or in a batch: counted for
+/// `--stats`, and its warnings (binary, charset, malformed bytes, UTF-16).
+fn scanned_whole(
+    name: &str,
+    stats: &mut Stats,
+    summary: &Summary,
+    nul: Option<u64>,
+    utf16: Option<Utf16>,
+) {
+    stats.inputs += 1;
+    stats.bytes += summary.bytes;
+    warn_binary(name, nul);
+    warn_scanned(name, summary, utf16);
 }
 
 /// The warnings about a scanned input: its charset, malformed bytes, a

@@ -129,13 +129,9 @@ impl<'h> Iterator for FindIter<'h> {
     type Item = Hit<'h>;
 
     fn next(&mut self) -> Option<Hit<'h>> {
-        let mut found = None;
-        self.scanner
-            .scan(&mut self.state, self.hay.len(), &mut |c| {
-                found = Some(c);
-                false
-            });
-        let c = found?;
+        let c = self
+            .scanner
+            .next_candidate(&mut self.state, self.hay.len())?;
         self.lines.advance(self.hay, 0, c.start);
         let column = (c.start - self.lines.line_start()) as u64 + 1;
         Some(Hit::new(self.hay, c).locate(c.start, c.end, self.lines.line(), column))
@@ -161,13 +157,9 @@ impl<'t> Iterator for Spans<'t> {
     type Item = Span<'t>;
 
     fn next(&mut self) -> Option<Span<'t>> {
-        let mut found = None;
-        self.scanner
-            .scan(&mut self.state, self.text.len(), &mut |c| {
-                found = Some(c);
-                false
-            });
-        let c = found?;
+        let c = self
+            .scanner
+            .next_candidate(&mut self.state, self.text.len())?;
         Some(Span {
             // The scanner spans whole characters.
             text: self.text.get(c.start..c.end).unwrap_or_default(),

@@ -580,6 +580,16 @@ impl<'h> Scanner<'h> {
         }
     }
 
+    /// The next candidate before `to`, if any (the scan stops just after it).
+    pub fn next_candidate(&mut self, state: &mut ScanState, to: usize) -> Option<Candidate> {
+        let mut found = None;
+        self.scan(state, to, &mut |c| {
+            found = Some(c);
+            false
+        });
+        found
+    }
+
     /// Records candidate `c`: the scan goes on after it. False if the sink
     /// wants no more.
     #[inline]
