@@ -1,7 +1,10 @@
 //! The validator against its peers, in the same process on the same
-//! strings: iriscan's [`parse`], oxiri (`Iri::parse`, `IriRef::parse`) and
-//! iri-string (`IriStr::new`, `IriReferenceStr::new`). Issue 12 asks that
-//! iriscan be at least as fast as both on both sets:
+//! strings: iriscan's [`parse`], oxiri (`Iri::parse`, `IriRef::parse`),
+//! iri-string (`IriStr::new`, `IriReferenceStr::new`), and the grammar
+//! automaton (`GrammarAutomaton`: RFC 3987bis §2.2 as a regex-automata DFA,
+//! the validator's test oracle, measured here as a validator itself).
+//! Issue 12 asks that iriscan be at least as fast as oxiri and iri-string
+//! on both sets:
 //!
 //! - `suite`: every distinct input of `tests/suites/iri.validate.json` (the
 //!   RFC 3987 validity suite gathered from oxiri, iri-string, Jena and the
@@ -12,15 +15,17 @@
 //!
 //! Throughput is in IRIs per second. Before timing, the setup asserts how
 //! many strings each validator accepts and that they agree string by
-//! string, but for the documented difference: iriscan rejects the bidi
-//! formatting characters that RFC 3987 §4.1 forbids and the ABNF admits
-//! (`src/iri/parse.rs`, Limitations), which oxiri and iri-string accept.
+//! string, but for the documented difference: iriscan (and its automaton)
+//! rejects the bidi formatting characters that RFC 3987 §4.1 forbids and
+//! the ABNF admits (`src/iri/parse.rs`, Limitations), which oxiri and
+//! iri-string accept.
 
 use std::hint::black_box;
+use std::sync::OnceLock;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use iri_string::types::{IriReferenceStr, IriStr};
-use iriscan::{Rule, Syntax, parse};
+use iriscan::{GrammarAutomaton, Rule, Syntax, parse};
 
 mod realistic_iris;
 
@@ -58,31 +63,46 @@ fn has_bidi_format(s: &str) -> bool {
 /// One validator: its name and its verdict on one string.
 type Validator = (&'static str, fn(&str) -> bool);
 
-const IRI_REFERENCE: [Validator; 3] = [
+/// The automaton of `rule` over [`Syntax::Iri`], built once.
+fn automaton(rule: Rule) -> &'static GrammarAutomaton {
+    static IRI: OnceLock<GrammarAutomaton> = OnceLock::new();
+    static IRI_REFERENCE: OnceLock<GrammarAutomaton> = OnceLock::new();
+    let cell = if rule == Rule::Iri {
+        &IRI
+    } else {
+        &IRI_REFERENCE
+    };
+    cell.get_or_init(|| GrammarAutomaton::new(rule, Syntax::Iri))
+}
+
+const IRI_REFERENCE: [Validator; 4] = [
     ("iriscan", |s| {
         parse(s, Rule::IriReference, Syntax::Iri).is_ok()
     }),
     ("oxiri", |s| oxiri::IriRef::parse(s).is_ok()),
     ("iri-string", |s| IriReferenceStr::new(s).is_ok()),
+    ("grammar-dfa", |s| automaton(Rule::IriReference).is_match(s)),
 ];
 
-const IRI: [Validator; 3] = [
+const IRI: [Validator; 4] = [
     ("iriscan", |s| parse(s, Rule::Iri, Syntax::Iri).is_ok()),
     ("oxiri", |s| oxiri::Iri::parse(s).is_ok()),
     ("iri-string", |s| IriStr::new(s).is_ok()),
+    ("grammar-dfa", |s| automaton(Rule::Iri).is_match(s)),
 ];
 
 /// How many of `set` each validator accepts; panics unless they agree on
-/// every string, iriscan rejecting the bidi formatting characters the
-/// others accept.
-fn agree(set: &[String], validators: &[Validator; 3]) -> [usize; 3] {
-    let mut accepted = [0; 3];
+/// every string, iriscan and the automaton rejecting the bidi formatting
+/// characters the others accept.
+fn agree(set: &[String], validators: &[Validator; 4]) -> [usize; 4] {
+    let mut accepted = [0; 4];
     for s in set {
         let v: Vec<bool> = validators.iter().map(|(_, f)| f(s)).collect();
         for (n, ok) in accepted.iter_mut().zip(&v) {
             *n += usize::from(*ok);
         }
         assert_eq!(v[1], v[2], "oxiri and iri-string differ on {s:?}");
+        assert_eq!(v[0], v[3], "iriscan and its automaton differ on {s:?}");
         if has_bidi_format(s) {
             assert!(
                 !v[0],
@@ -99,7 +119,7 @@ fn count(set: &[String], f: fn(&str) -> bool) -> usize {
     set.iter().filter(|s| f(black_box(s))).count()
 }
 
-fn bench_set(c: &mut Criterion, name: &str, set: &[String], validators: &[Validator; 3]) {
+fn bench_set(c: &mut Criterion, name: &str, set: &[String], validators: &[Validator; 4]) {
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(set.len() as u64));
     for (who, f) in validators {
@@ -111,7 +131,7 @@ fn bench_set(c: &mut Criterion, name: &str, set: &[String], validators: &[Valida
 fn validate(c: &mut Criterion) {
     let suite = suite_inputs();
     assert_eq!(suite.len(), 660);
-    assert_eq!(agree(&suite, &IRI_REFERENCE), [486, 486, 486]);
+    assert_eq!(agree(&suite, &IRI_REFERENCE), [486, 486, 486, 486]);
     bench_set(c, "validate/suite", &suite, &IRI_REFERENCE);
 
     let realistic = realistic_iris(10_000);
@@ -120,7 +140,7 @@ fn validate(c: &mut Criterion) {
     // 42% non-ASCII; 111 with a RIGHT-TO-LEFT MARK, which only iriscan
     // rejects; 206 others with a fault all three reject.
     assert_eq!((non_ascii, bidi), (4_232, 111));
-    assert_eq!(agree(&realistic, &IRI), [9_572, 9_683, 9_683]);
+    assert_eq!(agree(&realistic, &IRI), [9_572, 9_683, 9_683, 9_572]);
     bench_set(c, "validate/realistic", &realistic, &IRI);
 }
 

@@ -86,6 +86,7 @@ pub use find::found_iri::{Hit, Warning};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
 pub use iri::components::Components;
+pub use iri::grammar::{GrammarAutomaton, grammar_regex};
 pub use iri::host_mapping::{HostMapping, IdnaFailure};
 pub use iri::leiri::leiri_to_iri;
 pub use iri::normalize::{

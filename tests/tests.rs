@@ -28,6 +28,7 @@ mod charset;
 mod corpus;
 mod embedding;
 mod extract_suites;
+mod grammar_automaton;
 mod mapping;
 mod normalize_suite;
 mod parse_props;

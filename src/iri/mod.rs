@@ -3,6 +3,7 @@
 //! back, Legacy Extended IRIs, normalization and resolution.
 
 pub(crate) mod components;
+pub(crate) mod grammar;
 pub(crate) mod host_mapping;
 pub(crate) mod idn_memo;
 pub(crate) mod ip_literal;
