@@ -72,6 +72,10 @@ mod find;
 mod iri;
 mod stream;
 
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use chars::ucschar::{is_iprivate, is_leiri_ucschar, is_ucschar};
 pub use charset::decoding_reader::DecodingReader;
 pub use charset::detect::{

@@ -5,7 +5,7 @@
 //! whose host fails them is not a link at all (`http://#`, `http://-a.com`,
 //! `ldap://でなければなりません`), rather than an invalid IRI.
 
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 use crate::chars::ascii::{ASCII, DNS_HOST};
 use crate::chars::ascii::{LDH, ascii_is};
 use crate::chars::byte_search::rfind_byte;
@@ -66,7 +66,7 @@ pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usi
 /// non-digit of the port. Letters, digits, `-`, `.`, `_`, `%` (a
 /// percent-encoded IDN, RFC 3987bis §3.4.1) and non-ASCII characters are
 /// host characters; an IP-literal is left to the validator.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn dns_authority_cut(hay: &[u8], h0: usize, h1: usize, end: usize) -> Option<usize> {
     if hay.get(h0) != Some(&b'[') {
         let bad = hay[h0..h1].iter().position(|&b| !HOST_BYTE[b as usize]);
@@ -94,7 +94,7 @@ pub(crate) fn dns_port_cut(hay: &[u8], h1: usize, end: usize) -> Option<usize> {
 /// `DNS_HOST` class (letters, digits, `-`, `.`, `_`, `%`) and every
 /// non-ASCII byte, as a table over all byte values (hosts may be kilobytes
 /// long: `www.ąwww.ąwww.…`), computed from the ASCII table.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) static HOST_BYTE: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;

@@ -8,7 +8,7 @@ pub(crate) mod finder;
 pub(crate) mod found_iri;
 pub(crate) mod host_plausibility;
 pub(crate) mod prose_chars;
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) mod reference_scanner;
 pub(crate) mod scanner;
 pub(crate) mod schemes;

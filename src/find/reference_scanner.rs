@@ -12,7 +12,7 @@ use crate::find::host_plausibility::{
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
-use crate::find::scanner::{Kind, authority_cut, host_range};
+use crate::find::scanner::{Kind, Options, ScanState, Scanner, authority_cut, host_range};
 use crate::find::schemes::is_registered_scheme;
 
 /// A candidate of the reference scanner.
@@ -530,34 +530,35 @@ impl Naive<'_> {
     }
 }
 
+/// What the fast scanner finds in `text`, as the reference scanner reports
+/// it: the candidates [`naive_scan`] must equal.
+pub(crate) fn fast(text: &str, www: bool, email: bool, max_len: usize) -> Vec<Found> {
+    let mut out = Vec::new();
+    let mut sc = Scanner::new(
+        text.as_bytes(),
+        Options {
+            www,
+            email,
+            max_len,
+        },
+    );
+    let mut st = ScanState::default();
+    sc.scan(&mut st, text.len(), &mut |c| {
+        out.push(Found {
+            start: c.start,
+            end: c.end,
+            kind: c.kind,
+            truncated: c.truncated,
+        });
+        true
+    });
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::find::scanner::{Options, ScanState, Scanner};
     use proptest::prelude::*;
-
-    fn fast(text: &str, www: bool, email: bool, max_len: usize) -> Vec<Found> {
-        let mut out = Vec::new();
-        let mut sc = Scanner::new(
-            text.as_bytes(),
-            Options {
-                www,
-                email,
-                max_len,
-            },
-        );
-        let mut st = ScanState::default();
-        sc.scan(&mut st, text.len(), &mut |c| {
-            out.push(Found {
-                start: c.start,
-                end: c.end,
-                kind: c.kind,
-                truncated: c.truncated,
-            });
-            true
-        });
-        out
-    }
 
     /// Pieces that make the rules fire and interact.
     const TOKENS: &[&str] = &[

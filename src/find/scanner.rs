@@ -1183,7 +1183,7 @@ impl<'h> Scanner<'h> {
         }
         // The forward scan noted the first character that would make the
         // memo unsound; the unit tests check that note against a reading.
-        #[cfg(test)]
+        #[cfg(any(test, feature = "fuzzing"))]
         assert_eq!(fw.unclean >= until, self.plain_host(spec.start, until));
         if fw.unclean < until {
             return;
@@ -1196,7 +1196,7 @@ impl<'h> Scanner<'h> {
     /// Whether `hay[from..until]` holds no character that could make a scan
     /// over it stop elsewhere or start in another context (what
     /// `Forward::unclean` notes on the way).
-    #[cfg(test)]
+    #[cfg(any(test, feature = "fuzzing"))]
     fn plain_host(&self, from: usize, until: usize) -> bool {
         let hay = self.hay;
         let mut p = from;
@@ -1612,7 +1612,7 @@ enum Wrap {
 /// Where an authority (its host starting at `host_start`, ending at `end`)
 /// ends the IRI early: prose glued to the host's last label, or, for DNS
 /// schemes, a character that cannot be in the host or port.
-#[cfg(test)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool) -> Option<usize> {
     let (h0, h1) = host_range(hay, host_start, end);
     let glued = glued_prose_at(hay, h0, h1);
@@ -1645,7 +1645,7 @@ fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Op
     };
     // The unit tests (the reference scanner's property tests among them)
     // hold the shortcut to the full reading.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "fuzzing"))]
     assert_eq!(cut, authority_cut(hay, fw.host_start, end, dns));
     cut
 }
