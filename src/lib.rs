@@ -87,6 +87,7 @@ pub use charset::transcoder::{
 };
 pub use find::finder::{FindIter, Finder, Span, Spans};
 pub use find::found_iri::{Hit, Warning};
+pub use find::hit_filter::{FilterError, HitFilter};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
 pub use iri::components::Components;

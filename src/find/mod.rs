@@ -6,6 +6,7 @@
 
 pub(crate) mod finder;
 pub(crate) mod found_iri;
+pub(crate) mod hit_filter;
 pub(crate) mod host_plausibility;
 pub(crate) mod prose_chars;
 #[cfg(any(test, feature = "fuzzing"))]
