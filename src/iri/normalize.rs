@@ -38,7 +38,9 @@
 //!   empty path with an authority becomes `/`, and IDN and punycode hosts
 //!   are made one (see below). An empty port (`foo://a:/`) is removed for
 //!   every scheme: RFC 3986 §3.2.3 makes an empty port the scheme's
-//!   default, whatever the scheme.
+//!   default, whatever the scheme. For `mailto`, the domain of each address
+//!   is lower-cased when it is US-ASCII (RFC 6068 §2: domains are
+//!   case-insensitive, local parts are not).
 //!
 //! Protocol-based normalization (§5.3.4: `…/data` vs `…/data/` after a
 //! redirect) needs the network and is out of scope.
@@ -377,7 +379,9 @@ impl std::error::Error for NormalizeError {
 ///   empty path with an authority made `/`, and the host put through UTS
 ///   #46 ToASCII so that IDN and punycode spellings are one (Unicode labels
 ///   in the IRI form, punycode in the URI form; a host IDNA rejects is
-///   kept); for every scheme, an empty port removed.
+///   kept); for every scheme, an empty port removed; for `mailto`, each
+///   US-ASCII address domain lower-cased (`mailto:Joe@Example.COM` is
+///   `mailto:Joe@example.com`).
 ///
 /// Never decoded or encoded: reserved characters, `%25`, octets that are
 /// not strictly valid UTF-8. Never changed: the case of the userinfo, path,
@@ -566,11 +570,13 @@ fn normalize_components(s: &str, c: &Components, opts: &NormalizeOptions, out: &
     };
     let scheme_level = opts.level >= NormalizationLevel::Scheme;
     let mut known_port = None;
+    let mut mailto = false;
     if let Some(r) = &c.scheme {
         // §5.3.2.1: schemes are case-insensitive; lower case is canonical.
         let scheme = ascii_lower(&s[r.clone()]);
         if scheme_level {
             known_port = default_port(&scheme);
+            mailto = scheme == "mailto";
         }
         out.push(&scheme);
         out.push(":");
@@ -611,7 +617,11 @@ fn normalize_components(s: &str, c: &Components, opts: &NormalizeOptions, out: &
             }
         }
     }
-    let path = text(&c.path, false);
+    let mut path = text(&c.path, false);
+    if mailto && c.authority.is_none() {
+        // RFC 6068 §2: the domain of each address is case-insensitive.
+        path = mailto_domains_lower(path);
+    }
     let rooted = path.starts_with('/');
     // §5.3.2.4 / RFC 3986 §6.2.2.3. A rootless relative path keeps its dot
     // segments: they only mean something against a base.
@@ -640,6 +650,37 @@ fn normalize_components(s: &str, c: &Components, opts: &NormalizeOptions, out: &
         out.push("#");
         out.push(&text(r, false));
     }
+}
+
+/// The addresses of a `mailto:` path (`a@B.example,c@D.example`) with
+/// each US-ASCII domain in lower case (outside `%HH`, whose hex digits
+/// percent-normalization made upper case); a domain with non-ASCII
+/// characters keeps its case, as a host does (§5.3.2.1). The local part is
+/// case-sensitive and kept.
+fn mailto_domains_lower(path: Cow<'_, str>) -> Cow<'_, str> {
+    let needs = path.split(',').any(|addr| {
+        addr.rsplit_once('@').is_some_and(|(_, domain)| {
+            is_us_ascii(domain) && matches!(lower_outside_triplets(domain), Cow::Owned(_))
+        })
+    });
+    if !needs {
+        return path;
+    }
+    let mut out = String::with_capacity(path.len());
+    for (i, addr) in path.split(',').enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match addr.rsplit_once('@') {
+            Some((local, domain)) if is_us_ascii(domain) => {
+                out.push_str(local);
+                out.push('@');
+                out.push_str(&lower_outside_triplets(domain));
+            }
+            _ => out.push_str(addr),
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// ASCII lower case, borrowed when there is nothing to change.
@@ -1317,6 +1358,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn mailto_domains_are_case_insensitive_at_the_scheme_rung() {
+        let scheme = opts(NormalizationLevel::Scheme, NormalForm::Iri);
+        let syntax = opts(NormalizationLevel::Syntax, NormalForm::Iri);
+        for (input, want) in [
+            ("mailto:Joe@Example.COM", "mailto:Joe@example.com"),
+            (
+                "MAILTO:Joe@Example.COM,Ann@B.Org?subject=Hi",
+                "mailto:Joe@example.com,Ann@b.org?subject=Hi",
+            ),
+            ("mailto:a%40b@EX%2eCOM", "mailto:a%40b@ex.com"),
+            ("mailto:Joe@例え.JP", "mailto:Joe@例え.JP"),
+            ("mailto:joe@example.com", "mailto:joe@example.com"),
+            ("mailto:?to=Joe@Example.COM", "mailto:?to=Joe@Example.COM"),
+        ] {
+            assert_eq!(normalize(input, &scheme).unwrap(), want, "{input}");
+            assert_eq!(normalize(want, &scheme).unwrap(), want, "{want}");
+        }
+        assert!(matches!(
+            normalize("mailto:joe@example.com", &scheme).unwrap(),
+            Cow::Borrowed(_)
+        ));
+        // Below the scheme rung, and for other schemes, the path is kept.
+        assert_eq!(
+            normalize("mailto:Joe@Example.COM", &syntax).unwrap(),
+            "mailto:Joe@Example.COM"
+        );
+        assert_eq!(
+            normalize("news:Joe@Example.COM", &scheme).unwrap(),
+            "news:Joe@Example.COM"
+        );
     }
 
     #[test]
