@@ -512,6 +512,14 @@ impl Naive<'_> {
         if end - at > 254 || self.ch(m) == Some('_') {
             return None;
         }
+        // user@host:path, scp's form.
+        if self.ch(m) == Some(':')
+            && self
+                .ch(m + 1)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || "/~_".contains(c))
+        {
+            return None;
+        }
         if let Some(cut) = glued_prose_at(text.as_bytes(), at + 1, end) {
             end = cut;
         }

@@ -1523,6 +1523,11 @@ impl<'h> Scanner<'h> {
         if !dot || end - at > 254 || hay.get(end) == Some(&b'_') {
             return Err(miss);
         }
+        // `git@github.com:user/repo.git` is an scp-style location (user,
+        // host, path), not an address (docs/rules.md §1.1).
+        if hay.get(end) == Some(&b':') && hay.get(end + 1).is_some_and(|&b| starts_scp_path(b)) {
+            return Err(miss);
+        }
         // The local part: the run of local characters before `@`.
         let floor = state.last_end;
         let mut i = at;
@@ -1607,6 +1612,14 @@ enum Wrap {
     Rejected,
     /// Read as wrapped in `<…>`, but no `>` closes it.
     Unclosed,
+}
+
+/// Whether `b`, right after `user@host:`, starts the path of an scp-style
+/// location (`git@github.com:user/repo.git`, `me@host:~/notes`,
+/// `me@host:/etc`, `me@host:8022`) rather than prose after a colon
+/// (`write to a@b.com: thanks`, `a@b.com:)`).
+pub(crate) fn starts_scp_path(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'/' | b'~' | b'_')
 }
 
 /// Where an authority (its host starting at `host_start`, ending at `end`)
