@@ -828,3 +828,50 @@ proptest! {
         }
     }
 }
+
+/// ISO-2022-JP (docs/rules.md §1.5): a hit's span takes in the escape back
+/// to ASCII that directly follows its text, so that cutting the span out
+/// leaves both the span and the rest decodable with a fresh decoder, to
+/// the hit's text and to the rest of the document.
+#[test]
+fn iso_2022_jp_spans_end_after_the_escape_back_to_ascii() {
+    let mut taken_in = 0;
+    for stem in ["ja-mail.iso-2022-jp", "ja-note.iso-2022-jp"] {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus/charsets")
+            .join(format!("{stem}.txt"));
+        let bytes = std::fs::read(&path).unwrap();
+        let fresh = |b: &[u8]| {
+            encoding_rs::ISO_2022_JP
+                .decode_without_bom_handling(b)
+                .0
+                .into_owned()
+        };
+        let mut hits = Vec::new();
+        iriscan::Searcher::new(iriscan::Finder::new())
+            .encoding(Some(encoding_rs::ISO_2022_JP))
+            .scan_reader(&bytes[..], |h: &iriscan::Hit| {
+                hits.push((h.start(), h.end(), h.text().to_string()));
+                Ok(true)
+            })
+            .unwrap();
+        assert!(hits.len() >= 3, "{stem}");
+        for (start, end, text) in hits {
+            assert_eq!(fresh(&bytes[start..end]), text, "{stem} {start}..{end}");
+            if !text.is_ascii() && !text.ends_with(|c: char| c.is_ascii()) {
+                assert!(bytes[..end].ends_with(b"\x1b(B"), "{stem}: {text}");
+                taken_in += 1;
+            }
+            // The rest, read from the span's end in ASCII, is what the
+            // whole document has after the hit.
+            let whole = fresh(&bytes);
+            let before = fresh(&bytes[..end]);
+            assert_eq!(
+                format!("{before}{}", fresh(&bytes[end..])),
+                whole,
+                "{stem} {end}"
+            );
+        }
+    }
+    assert!(taken_in >= 4, "{taken_in}");
+}

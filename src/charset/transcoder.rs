@@ -1219,6 +1219,28 @@ impl<'t> OffsetMapper<'t> {
         let end = self.original_end(utf8.end)?;
         Some(start..end)
     }
+
+    /// The length of the ISO-2022-JP escape back to ASCII (`ESC ( B`)
+    /// that begins at input offset `at`, if the input has one there and
+    /// its bytes are still held; 0 otherwise, and in every other encoding.
+    /// A hit's span takes it in (docs/rules.md §1.5), so that replacing the
+    /// span leaves the rest of the document in the state it was read in.
+    pub(crate) fn escape_to_ascii_at(&self, at: usize) -> usize {
+        const ESCAPE: &[u8] = b"\x1b(B";
+        match &self.transcoder.engine {
+            Engine::Decode(d) if d.family == Family::Iso2022Jp => {
+                let held = at
+                    .checked_sub(d.retained_base)
+                    .and_then(|i| d.retained.get(i..i + ESCAPE.len()));
+                if held == Some(ESCAPE) {
+                    ESCAPE.len()
+                } else {
+                    0
+                }
+            }
+            _ => 0,
+        }
+    }
 }
 
 /// A whole input decoded to UTF-8, with its offset map: the result of

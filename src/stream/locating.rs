@@ -102,7 +102,14 @@ impl Mapper<'_> {
         self.inner.original_start(utf8).unwrap_or(0)
     }
 
+    /// The input bytes of a hit's text: its characters, and in ISO-2022-JP
+    /// the escape back to ASCII that directly follows them
+    /// (docs/rules.md §1.5).
     pub(super) fn range(&mut self, start: usize, end: usize) -> std::ops::Range<usize> {
-        self.inner.original_range(start..end).unwrap_or(start..end)
+        let mut r = self.inner.original_range(start..end).unwrap_or(start..end);
+        if !r.is_empty() {
+            r.end += self.inner.escape_to_ascii_at(r.end);
+        }
+        r
     }
 }
