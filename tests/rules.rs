@@ -235,6 +235,22 @@ fn scp_locations_are_not_email_addresses() {
     check("|ssh://git@github.com:22/rust-lang/rust.git|");
 }
 
+/// A registered scheme's IRI may start with trimmed punctuation when more
+/// follows (`magnet:?xt=…`, docs/rules.md §1.1); a second colon or a `*`
+/// does not start one.
+#[test]
+fn registered_schemes_after_punctuation() {
+    check("get |magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=x.iso| now");
+    check("text |sms:?body=hi| or |data:,Hello%2C%20World|");
+    // aria2 1.36.0 (Debian 12), man/man1/aria2c.1 and its pt and ru translations
+    check("$ aria2c \"|magnet:?xt=urn:btih:248D0A1CD08284299DE78D5C1ED359BB46717D8C&dn=aria2|\"");
+    // Names in code and certificates (gcc and Perl changelogs, a nodejs
+    // copyright file, Debian 12): registered schemes, no links.
+    none("use File::Spec and query::dump");
+    none("DNS:*.nodejs.org");
+    none("see urn:. and urn:? and (info:)");
+}
+
 /// Lines of Debian's package documentation (`/usr/share/doc`, Debian 12)
 /// in which iriscan used to report an address: the only changes the scp
 /// rule made on 213 MB of such documentation and crate READMEs, each

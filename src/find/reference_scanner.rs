@@ -12,7 +12,9 @@ use crate::find::host_plausibility::{
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
-use crate::find::scanner::{Kind, Options, ScanState, Scanner, authority_cut, host_range};
+use crate::find::scanner::{
+    Kind, MAX_OPAQUE_PUNCT, Options, ScanState, Scanner, authority_cut, host_range,
+};
 use crate::find::schemes::is_registered_scheme;
 
 /// A candidate of the reference scanner.
@@ -197,7 +199,15 @@ impl Naive<'_> {
             if scheme.len() == 1 || dns || !is_registered_scheme(scheme) {
                 return None;
             }
-            let c = self.ch(k + 1)?;
+            // Trimmed punctuation the IRI keeps when more follows
+            // (`magnet:?xt=…`), a few characters of it.
+            let mut first = k + 1;
+            while first < k + 1 + MAX_OPAQUE_PUNCT
+                && self.ch(first).is_some_and(|c| ".,;!?".contains(c))
+            {
+                first += 1;
+            }
+            let c = self.ch(first)?;
             let ok = if c.is_ascii() {
                 is_iri_ascii(c) && !".,;:!?*'()".contains(c)
             } else {

@@ -924,9 +924,22 @@ impl<'h> Scanner<'h> {
     }
 
     /// Whether a candidate character that is not trimmed follows the colon
-    /// of a registered scheme directly (`urn:isbn…`, not `Note: x`).
-    fn opaque_starts_at(&self, p: usize) -> bool {
+    /// of a registered scheme (`urn:isbn…`, not `Note: x`), directly or
+    /// after trimmed punctuation that the IRI then keeps (`magnet:?xt=…`,
+    /// `data:,text`; at most [`MAX_OPAQUE_PUNCT`] bytes of it). Not a
+    /// second colon (`File::Spec`, `query::dump` are names in code) nor `*`
+    /// (`DNS:*.example.org` is a certificate's wildcard name).
+    fn opaque_starts_at(&self, mut p: usize) -> bool {
         let hay = self.hay;
+        let lim = p + MAX_OPAQUE_PUNCT;
+        while p < lim
+            && let Some(&b) = hay.get(p)
+            && ascii_is(b, ascii::IRI)
+            && ascii_is(b, ascii::TRIM)
+            && !matches!(b, b'(' | b':' | b'*')
+        {
+            p += 1;
+        }
         match hay.get(p) {
             None => false,
             Some(&b) if b < 0x80 => {
@@ -1613,6 +1626,12 @@ enum Wrap {
     /// Read as wrapped in `<…>`, but no `>` closes it.
     Unclosed,
 }
+
+/// How much trimmed punctuation (`. , ; ! ?`) may come between the
+/// colon of a registered scheme without `//` and the rest of its IRI
+/// (`magnet:?xt=…`): a few bytes in real IRIs; the bound keeps the look
+/// ahead of every colon short.
+pub(crate) const MAX_OPAQUE_PUNCT: usize = 8;
 
 /// Whether `b`, right after `user@host:`, starts the path of an scp-style
 /// location (`git@github.com:user/repo.git`, `me@host:~/notes`,
