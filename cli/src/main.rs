@@ -6,6 +6,7 @@
 //! - [`walk`]: PATH arguments → inputs (standard input, files, directories
 //!   walked as ripgrep walks them, in path order) and reading an input's
 //!   bytes;
+//! - [`decompress`]: compressed inputs (`-z`), decompressed as read;
 //! - [`binary`]: whether an input is binary (a NUL byte), and what then;
 //! - [`scan`]: an input's bytes → hits (with line and column)
 //!   ([`scan::scan_input`], the seam where streaming and parallel readers
@@ -23,6 +24,7 @@
 
 mod args;
 mod binary;
+mod decompress;
 mod each_line;
 mod generate;
 mod interrupt;
@@ -162,6 +164,7 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     // to show at once, or when the first hit ends the run (`-q`).
     let incremental = buffering == Buffering::Line || args.quiet;
     let mut job = Run::new(Job::new(args, encoding, out, with_path), incremental);
+    job.decompress = args.search_zip;
     let mut stats = Stats::start();
     let threads = args.threads();
     if threads > 1 {
@@ -255,6 +258,8 @@ struct Run<W: Write> {
     job: Job<W>,
     /// Hand on each hit as soon as its line is read (line-buffered output).
     incremental: bool,
+    /// Decompress compressed inputs (`-z`).
+    decompress: bool,
 }
 
 impl<W: Write> std::ops::Deref for Run<W> {
@@ -339,7 +344,11 @@ impl<W: Write> Job<W> {
 
 impl<W: Write> Run<W> {
     fn new(job: Job<W>, incremental: bool) -> Run<W> {
-        Run { job, incremental }
+        Run {
+            job,
+            incremental,
+            decompress: false,
+        }
     }
 
     /// Scans one input and prints what it holds; returns whether the input
@@ -351,7 +360,7 @@ impl<W: Write> Run<W> {
         binary: BinaryCheck,
         stats: &mut Stats,
     ) -> io::Result<bool> {
-        let reader = match input.open() {
+        let reader = match input.open(self.decompress) {
             Ok(r) => r,
             Err(e) => {
                 report_open(&input.name, &e);
@@ -412,6 +421,7 @@ impl<W: Write> Run<W> {
                         }
                     }
                 }
+                let failure = reader.failure();
                 let reader = progress.wrap(scan::as_it_arrives(reader), &input.name);
                 let mut sniffing = Sniffing::new(reader, binary);
                 let mut decoded = match iriscan::DecodingReader::new(&mut sniffing, *encoding) {
@@ -429,7 +439,17 @@ impl<W: Write> Run<W> {
                 // Malformed bytes need no warning here: each line that holds
                 // one is reported as invalid.
                 let failed = match r {
-                    Ok(()) => false,
+                    Ok(()) => match failure.as_ref().and_then(decompress::Failure::take) {
+                        // Decompressed up to a failure (`-z`).
+                        Some(f) => read_failed(
+                            &input.name,
+                            InputError::Read {
+                                at: f.at,
+                                err: f.into_io(),
+                            },
+                        )?,
+                        None => false,
+                    },
                     Err(e) => read_failed(&input.name, e)?,
                 };
                 drop(decoded);
@@ -454,26 +474,28 @@ impl<W: Write> Run<W> {
             unreachable!("only hit scans are batched")
         };
         let one_thread = searcher.clone().threads(1);
+        let decompress = self.decompress;
         let renderer = printer.renderer();
-        /// Why a file of the batch failed: it could not be opened, or read.
+        /// Why a file of the batch failed: it could not be opened, or read
+        /// (with the hits found before).
         enum Failed {
             Open(io::Error),
-            Read(u64, io::Error),
+            Read(u64, io::Error, Vec<Rendered>),
         }
         type Collected = Result<Scanned<(Vec<Rendered>, Summary)>, Failed>;
         let results: Vec<Collected> = inputs
             .par_iter()
             .map(|input| {
-                let reader = input.open().map_err(Failed::Open)?;
+                let reader = input.open(decompress).map_err(Failed::Open)?;
                 let name = input.name.as_str();
                 let check = binary.check(input.walked);
                 scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
                     renderer.render(name, hit)
                 })
-                .map_err(|e| match e {
-                    InputError::Read { at, err } => Failed::Read(at, err),
+                .map_err(|(found, e)| match e {
+                    InputError::Read { at, err } => Failed::Read(at, err, found),
                     // Collecting writes nothing.
-                    InputError::Output(err) => Failed::Read(0, err),
+                    InputError::Output(err) => Failed::Read(0, err, found),
                 })
             })
             .collect();
@@ -502,8 +524,14 @@ impl<W: Write> Run<W> {
                     report_open(&input.name, &err);
                     failed = true;
                 }
-                Err(Failed::Read(at, err)) => {
+                Err(Failed::Read(at, err, found)) => {
+                    for r in found {
+                        if !printer.emit(&input.name, r)? {
+                            break;
+                        }
+                    }
                     report_read(&input.name, at, &err);
+                    printer.end_input(&input.name)?;
                     failed = true;
                 }
             }
@@ -630,7 +658,16 @@ fn warn_binary(name: &str, nul: Option<u64>) {
 /// Reports an input that failed while being read, with where (not a read
 /// stopped by a signal: the run ends).
 fn report_read(name: &str, at: u64, err: &io::Error) {
-    if messages() && interrupt::received().is_none() {
+    let decompressing = err
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<decompress::DecompressError>());
+    if let Some(err) = decompressing
+        && messages()
+        && interrupt::received().is_none()
+    {
+        // Its message says where, in the decompressed bytes.
+        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: {err}");
+    } else if messages() && interrupt::received().is_none() {
         let _ = writeln!(
             io::stderr().lock(),
             "iriscan: {name}: read error after byte {at}: {err}"

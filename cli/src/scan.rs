@@ -14,7 +14,9 @@
 //! printed once its line is read); it is looked at for a NUL as it is read
 //! ([`Sniffing`] hands on each read at once). After a signal, a file's scan
 //! stops at its next read, and input read as it arrives ends (see
-//! [`interrupt`]).
+//! [`interrupt`]). A compressed input (`-z`, [`crate::decompress`]) is
+//! read the same way, decompressed on that thread; a decompressed file
+//! found by a walk is looked at for a NUL before its scan, as a file is.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -23,6 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use iriscan::{Hit, ReadAt, Searcher, Summary};
 
 use crate::binary::{BinaryCheck, OnBinary, SNIFF_LEN, Sniffing};
+use crate::decompress::Failure;
 use crate::interrupt;
 use crate::progress::Progress;
 use crate::utf16_hint::{self, Utf16};
@@ -178,8 +181,9 @@ pub fn scan_input<T: Send>(
     };
     let regular = match &reader {
         Reader::File(file) => file.metadata().ok().filter(|m| m.is_file()),
-        Reader::Stdin(_) => None,
+        Reader::Stdin(_) | Reader::Decompressed(_) => None,
     };
+    let failure = reader.failure();
     let (scanned, at, nul, first) = match (reader, regular) {
         (Reader::File(file), Some(meta)) => {
             progress.name(name);
@@ -207,9 +211,23 @@ pub fn scan_input<T: Send>(
             (scanned, if at == u64::MAX { 0 } else { at }, nul, first)
         }
         (reader, _) => {
+            let mut input = as_it_arrives(reader);
+            if failure.is_some() && mode.binary.on_binary == OnBinary::Skip {
+                // A decompressed file found by a walk (`-z`): its first
+                // decompressed bytes are looked at first, as a file's are.
+                let mut head = Vec::new();
+                (&mut input)
+                    .take(SNIFF_LEN as u64)
+                    .read_to_end(&mut head)
+                    .map_err(|err| InputError::Read { at: 0, err })?;
+                if let Some(nul) = mode.binary.first_nul(&head) {
+                    return Ok(Scanned::SkippedBinary { nul });
+                }
+                input = Box::new(io::Cursor::new(head).chain(input));
+            }
             // What cannot be looked at ahead is scanned, binary or not.
             let mut reader = Counting {
-                inner: Sniffing::new(progress.wrap(watched(reader), name), mode.binary),
+                inner: Sniffing::new(progress.wrap(input, name), mode.binary),
                 read: 0,
                 first: Vec::new(),
             };
@@ -224,6 +242,13 @@ pub fn scan_input<T: Send>(
     };
     if let Some(e) = output {
         return Err(InputError::Output(e));
+    }
+    // A decompressed input that failed was scanned up to the failure.
+    if let Some(failed) = failure.as_ref().and_then(Failure::take) {
+        return Err(InputError::Read {
+            at: failed.at,
+            err: failed.into_io(),
+        });
     }
     let summary = scanned.map_err(|err| InputError::Read { at, err })?;
     let utf16 = if matches!(
@@ -259,11 +284,19 @@ fn watched(reader: Reader) -> interrupt::Watched {
             interrupt::Watched::new(io::stdin)
         }
         Reader::File(file) => interrupt::Watched::new(move || file),
+        // Decompressed on that thread: beside the scan.
+        Reader::Decompressed(d) => interrupt::Watched::new(move || d),
     }
 }
 
+/// An input of [`collect_input`] that failed: the hits found before, and
+/// why.
+pub type Unfinished<T> = (Vec<T>, InputError);
+
 /// Scans a whole (small) input into rendered hits, for inputs scanned side
-/// by side whose output must still come out in input order.
+/// by side whose output must still come out in input order. An input that
+/// failed comes with the hits found before (printed before the failure is
+/// reported, as when they are printed as found).
 pub fn collect_input<T: Send>(
     reader: Reader,
     name: &str,
@@ -271,16 +304,19 @@ pub fn collect_input<T: Send>(
     searcher: &Searcher,
     binary: BinaryCheck,
     render: impl Fn(&Hit<'_>) -> T + Sync,
-) -> Result<Scanned<(Vec<T>, Summary)>, InputError> {
+) -> Result<Scanned<(Vec<T>, Summary)>, Unfinished<T>> {
     let mut all = Vec::new();
     let mode = ReadMode {
         binary,
         incremental: false,
     };
-    let scanned = scan_input(reader, name, progress, searcher, mode, render, |t| {
+    let scanned = match scan_input(reader, name, progress, searcher, mode, render, |t| {
         all.push(t);
         Ok(true)
-    })?;
+    }) {
+        Ok(scanned) => scanned,
+        Err(e) => return Err((all, e)),
+    };
     Ok(match scanned {
         Scanned::Whole {
             summary,
