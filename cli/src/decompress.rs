@@ -30,6 +30,8 @@ use std::io::{self, Cursor, Read};
 use std::os::unix::fs::FileExt;
 use std::sync::{Arc, Mutex};
 
+use crate::interrupt;
+
 /// The compressed formats `-z` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -240,20 +242,24 @@ enum State {
 /// decoder's error ends the input and is kept in [`Decompressing::failure`].
 pub struct Decompressing {
     state: State,
+    /// Read from a regular file (not from input that may make a read
+    /// wait: that is read on a thread of its own, see [`crate::scan`]).
+    reads_file: bool,
     /// The bytes handed out so far.
     read: u64,
     failure: Failure,
 }
 
 impl Decompressing {
-    /// `inner`, decompressed in `format`.
-    pub fn new(inner: impl Read + Send + 'static, format: Format) -> Decompressing {
+    /// The regular file `file`, decompressed in `format`.
+    pub fn new(file: File, format: Format) -> Decompressing {
         let mut d = Decompressing {
             state: State::Ended,
+            reads_file: true,
             read: 0,
             failure: Failure::default(),
         };
-        d.state = d.decoder(format, Box::new(inner));
+        d.state = d.decoder(format, Box::new(file));
         d
     }
 
@@ -262,9 +268,15 @@ impl Decompressing {
     pub fn sniffing(inner: impl Read + Send + 'static) -> Decompressing {
         Decompressing {
             state: State::Unsniffed(Box::new(inner)),
+            reads_file: false,
             read: 0,
             failure: Failure::default(),
         }
+    }
+
+    /// Whether this reads a regular file (its reads do not wait).
+    pub fn reads_file(&self) -> bool {
+        self.reads_file
     }
 
     /// Where the failure of this input will be, if it fails.
@@ -324,6 +336,10 @@ impl Decompressing {
 
 impl Read for Decompressing {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.reads_file && interrupt::received().is_some() {
+            // As a file read at offsets: the scan stops at its next read.
+            return Err(interrupt::stopped());
+        }
         loop {
             match &mut self.state {
                 State::Unsniffed(_) => {

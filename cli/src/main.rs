@@ -202,10 +202,12 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         };
         // Small files go side by side on the pool (rayon across files);
         // large ones and standard input are streamed, on all threads.
-        // (Not a FIFO or a device: those are read as they arrive.)
+        // (Not a FIFO or a device: those are read as they arrive. Nor a
+        // compressed file: its size says nothing of what it holds.)
         let small = matches!(&job.job, Job::Hits(..))
             && threads > 1
-            && input.len().is_some_and(|n| n < SMALL_FILE);
+            && input.len().is_some_and(|n| n < SMALL_FILE)
+            && !(args.search_zip && input.compressed());
         if small {
             batch.push(input);
             if batch.len() < threads * 8 && walk.peek().is_some() {
@@ -245,6 +247,9 @@ fn run(args: &Args) -> anyhow::Result<Status> {
 
 /// Files smaller than this are scanned whole, several at a time.
 const SMALL_FILE: u64 = 8 << 20;
+
+/// Compressed files smaller than this are scanned on one thread.
+const SMALL_COMPRESSED: u64 = 64 << 10;
 
 /// What is done with each input: find hits in running text, or check each
 /// line as one IRI reference.
@@ -372,6 +377,18 @@ impl<W: Write> Run<W> {
             Job::Hits(searcher, printer) => {
                 let renderer = printer.renderer();
                 let name = input.name.as_str();
+                // A small compressed file (not batched: its size says
+                // nothing of what it holds) on one thread: the pipeline's
+                // setup would cost more than it gives.
+                let one_thread;
+                let searcher = if matches!(reader, walk::Reader::Decompressed(_))
+                    && input.len().is_some_and(|n| n < SMALL_COMPRESSED)
+                {
+                    one_thread = searcher.clone().threads(1);
+                    &one_thread
+                } else {
+                    &*searcher
+                };
                 let r = scan::scan_input(
                     reader,
                     name,

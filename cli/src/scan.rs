@@ -15,8 +15,9 @@
 //! ([`Sniffing`] hands on each read at once). After a signal, a file's scan
 //! stops at its next read, and input read as it arrives ends (see
 //! [`interrupt`]). A compressed input (`-z`, [`crate::decompress`]) is
-//! read the same way, decompressed on that thread; a decompressed file
-//! found by a walk is looked at for a NUL before its scan, as a file is.
+//! streamed too (decompressed on the scan's thread for a file, on the
+//! reading thread for a pipe); a decompressed file found by a walk is
+//! looked at for a NUL before its scan, as a file is.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -271,6 +272,9 @@ pub fn scan_input<T: Send>(
 pub fn as_it_arrives(reader: Reader) -> Box<dyn Read> {
     match reader {
         Reader::File(file) if file.metadata().is_ok_and(|m| m.is_file()) => Box::new(file),
+        // Decompressed on the scan's thread: a thread of its own (read
+        // beside the scan) cost more than it gave, per file and in all.
+        Reader::Decompressed(d) if d.reads_file() => Box::new(d),
         reader => Box::new(watched(reader)),
     }
 }
@@ -284,7 +288,7 @@ fn watched(reader: Reader) -> interrupt::Watched {
             interrupt::Watched::new(io::stdin)
         }
         Reader::File(file) => interrupt::Watched::new(move || file),
-        // Decompressed on that thread: beside the scan.
+        // Not a regular file: decompressed on that thread.
         Reader::Decompressed(d) => interrupt::Watched::new(move || d),
     }
 }

@@ -81,6 +81,17 @@ impl Input {
         }
     }
 
+    /// Whether the input is a regular file that `-z` decompresses (by its
+    /// first bytes); `false` if it cannot be read (opening it will say).
+    pub fn compressed(&self) -> bool {
+        match &self.source {
+            Source::Stdin => false,
+            Source::File(p) => fs::File::open(p)
+                .and_then(|f| decompress::file_format(&f))
+                .is_ok_and(|format| format.is_some()),
+        }
+    }
+
     /// The size of a regular file input, if known (for choosing how to
     /// scan it; a FIFO or a device is read as it arrives).
     pub fn len(&self) -> Option<u64> {
