@@ -117,9 +117,11 @@ fn zstd(bytes: &[u8]) -> Vec<u8> {
     zstd::encode_all(bytes, 3).unwrap()
 }
 
+/// A compressor: bytes → the archive.
+type Compress = fn(&[u8]) -> Vec<u8>;
+
 /// Each format, with its usual extension and its compressor.
-const FORMATS: &[(&str, fn(&[u8]) -> Vec<u8>)] =
-    &[("gz", gzip), ("bz2", bzip2), ("xz", xz), ("zst", zstd)];
+const FORMATS: &[(&str, Compress)] = &[("gz", gzip), ("bz2", bzip2), ("xz", xz), ("zst", zstd)];
 
 /// Text in several scripts over several lines, with CRLF line ends, a
 /// wrapped `<…>` IRI, an e-mail address and an invalid candidate.
@@ -428,7 +430,8 @@ fn a_truncated_archive_is_reported_after_its_hits_and_the_others_are_scanned() {
         assert!(at > 0 && at < text.len(), "{message}");
         // Every line before that byte gave its hit.
         let whole_lines = text[..at].matches('\n').count();
-        assert!(lines.len() - 1 >= whole_lines, "{message}: {}", lines.len());
+        let hits_before = lines.len() - 1;
+        assert!(hits_before >= whole_lines, "{message}: {hits_before}");
     }
     // Cut inside the header, on standard input, with --each-line, in JSON.
     let r = run_in(dir.path(), &["-z"], &gz[..5]);
