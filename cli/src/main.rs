@@ -493,11 +493,10 @@ impl<W: Write> Run<W> {
         let one_thread = searcher.clone().threads(1);
         let decompress = self.decompress;
         let renderer = printer.renderer();
-        /// Why a file of the batch failed: it could not be opened, or read
-        /// (with the hits found before).
+        /// Why a file of the batch failed: it could not be opened, or read.
         enum Failed {
             Open(io::Error),
-            Read(u64, io::Error, Vec<Rendered>),
+            Read(u64, io::Error),
         }
         type Collected = Result<Scanned<(Vec<Rendered>, Summary)>, Failed>;
         let results: Vec<Collected> = inputs
@@ -509,10 +508,10 @@ impl<W: Write> Run<W> {
                 scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
                     renderer.render(name, hit)
                 })
-                .map_err(|(found, e)| match e {
-                    InputError::Read { at, err } => Failed::Read(at, err, found),
+                .map_err(|e| match e {
+                    InputError::Read { at, err } => Failed::Read(at, err),
                     // Collecting writes nothing.
-                    InputError::Output(err) => Failed::Read(0, err, found),
+                    InputError::Output(err) => Failed::Read(0, err),
                 })
             })
             .collect();
@@ -541,14 +540,8 @@ impl<W: Write> Run<W> {
                     report_open(&input.name, &err);
                     failed = true;
                 }
-                Err(Failed::Read(at, err, found)) => {
-                    for r in found {
-                        if !printer.emit(&input.name, r)? {
-                            break;
-                        }
-                    }
+                Err(Failed::Read(at, err)) => {
                     report_read(&input.name, at, &err);
-                    printer.end_input(&input.name)?;
                     failed = true;
                 }
             }

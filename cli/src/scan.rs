@@ -293,14 +293,8 @@ fn watched(reader: Reader) -> interrupt::Watched {
     }
 }
 
-/// An input of [`collect_input`] that failed: the hits found before, and
-/// why.
-pub type Unfinished<T> = (Vec<T>, InputError);
-
 /// Scans a whole (small) input into rendered hits, for inputs scanned side
-/// by side whose output must still come out in input order. An input that
-/// failed comes with the hits found before (printed before the failure is
-/// reported, as when they are printed as found).
+/// by side whose output must still come out in input order.
 pub fn collect_input<T: Send>(
     reader: Reader,
     name: &str,
@@ -308,19 +302,16 @@ pub fn collect_input<T: Send>(
     searcher: &Searcher,
     binary: BinaryCheck,
     render: impl Fn(&Hit<'_>) -> T + Sync,
-) -> Result<Scanned<(Vec<T>, Summary)>, Unfinished<T>> {
+) -> Result<Scanned<(Vec<T>, Summary)>, InputError> {
     let mut all = Vec::new();
     let mode = ReadMode {
         binary,
         incremental: false,
     };
-    let scanned = match scan_input(reader, name, progress, searcher, mode, render, |t| {
+    let scanned = scan_input(reader, name, progress, searcher, mode, render, |t| {
         all.push(t);
         Ok(true)
-    }) {
-        Ok(scanned) => scanned,
-        Err(e) => return Err((all, e)),
-    };
+    })?;
     Ok(match scanned {
         Scanned::Whole {
             summary,
