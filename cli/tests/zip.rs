@@ -131,10 +131,18 @@ Wrapped: <https://example.org/a/very/long/\r\n   path/東京> end. \
 Also www.example.com/wiki/Blur_[band].\r\n\
 bad: http://a.com/%zz end\r\n";
 
-/// Many lines, more than a scan's block: `n` hits.
+/// Many lines, more than a scan's block: `n` hits, each with a token that
+/// does not compress (so that the archives are over 64 KiB, where a
+/// compressed file is scanned on several threads).
 fn long_text(n: usize) -> String {
+    let mut token: u64 = 1;
     (0..n)
-        .map(|i| format!("line {i}: see https://example.org/page/{i}?q=東京 and more words here\n"))
+        .map(|i| {
+            token = token
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            format!("line {i}: see https://example.org/page/{i}?q=東京&t={token:016x} and more\n")
+        })
         .collect()
 }
 
@@ -148,7 +156,11 @@ fn each_format_gives_the_hits_of_the_plain_file_with_its_offsets() {
     for (name, text) in [("short", TEXT), ("long", long.as_str())] {
         dir.write(&format!("{name}.txt"), text);
         for (ext, compress) in FORMATS {
-            dir.write(&format!("{name}.txt.{ext}"), compress(text.as_bytes()));
+            let archive = compress(text.as_bytes());
+            if name == "long" {
+                assert!(archive.len() > 64 << 10, "{ext}: {}", archive.len());
+            }
+            dir.write(&format!("{name}.txt.{ext}"), archive);
         }
     }
     for name in ["short", "long"] {
@@ -397,9 +409,12 @@ fn a_pipe_with_z_shows_each_hit_as_it_arrives() {
 #[test]
 fn a_truncated_archive_is_reported_after_its_hits_and_the_others_are_scanned() {
     let dir = TempDir::new("truncated");
-    let text = long_text(3000);
+    let text = long_text(8000);
     let gz = gzip(text.as_bytes());
-    dir.write("cut.gz", &gz[..gz.len() * 2 / 3]);
+    // Over 64 KiB: with -j 2, scanned on several threads.
+    let cut = &gz[..gz.len() * 2 / 3];
+    assert!(cut.len() > 64 << 10, "{}", cut.len());
+    dir.write("cut.gz", cut);
     dir.write("next.txt", "http://next.example/\n");
     for threads in ["1", "2"] {
         let r = run_in(
