@@ -510,3 +510,38 @@ fn stats_count_the_decompressed_bytes() {
         r.stdout
     );
 }
+
+// ---------------------------------------------------------------------------
+// Signals.
+
+#[test]
+fn a_signal_stops_a_decompressed_file_at_its_next_read() {
+    let dir = TempDir::new("signal");
+    // 64 MiB decompressed: 64 gzip members of 1 MiB each (made once).
+    let line = "see http://a.example/ and more words on the line\n";
+    let mib: String = line.repeat((1 << 20) / line.len());
+    let member = gzip(mib.as_bytes());
+    let members = 64;
+    dir.write("big.gz", member.repeat(members));
+    let total = members * mib.matches("http").count();
+    let child = Command::new(BIN)
+        .args(["-z", "-c", "big.gz"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run iriscan");
+    std::thread::sleep(Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    // What was found is written out: fewer than the whole file holds.
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let found: usize = stdout.trim().parse().unwrap_or_else(|_| panic!("{stdout}"));
+    assert!(found < total, "{found} of {total}");
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+}
