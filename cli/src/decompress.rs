@@ -5,9 +5,9 @@
 //! members (one per record, concatenated), others as bzip2, xz or zstd.
 //! With `-z` an input is told compressed by its first bytes — the magic
 //! number each format starts with ([`sniff`]), not its name: ripgrep goes
-//! by the extension, but a `.warc` that is gzip inside, or standard input,
-//! has none. An input that starts with no magic number is scanned as it
-//! is.
+//! by the extension, but a crawl file may be named `.warc` whatever is
+//! inside, and standard input has no name. An input that starts with no
+//! magic number is scanned as it is.
 //!
 //! A compressed input is decompressed as it is read, in bounded memory
 //! (the decoders hold a window of the format, never the whole input), and
@@ -21,8 +21,15 @@
 //! decompressed before is scanned to its end (its hits are printed), then
 //! the input is reported with the format and the decompressed bytes
 //! reached ([`Failure`], [`DecompressError`]). So a read of a
-//! [`Decompressing`] never fails: it ends, and the failure is asked for
-//! after the scan.
+//! [`Decompressing`] never fails (but after a signal, as any file's read):
+//! it ends, and the failure is asked for after the scan.
+//!
+//! A compressed file is always streamed, never read at offsets, and never
+//! batched with the small files (`main`): its size says nothing of what it
+//! holds. It is decompressed on the thread that reads for the scan; a pipe
+//! or standard input, on the thread that waits for its bytes
+//! ([`crate::interrupt::Watched`]), which looks at them as they arrive
+//! and only as far as a magic number goes.
 
 use std::fmt;
 use std::fs::File;
