@@ -439,7 +439,22 @@ impl<W: Write> Run<W> {
                     }
                 }
                 let failure = reader.failure();
-                let reader = progress.wrap(scan::as_it_arrives(reader), &input.name);
+                let mut reader = scan::as_it_arrives(reader);
+                if binary.on_binary == OnBinary::Skip && failure.is_some() {
+                    // A decompressed file found by a walk (`-z`).
+                    match scan::look_ahead(reader, binary) {
+                        Ok((_, Some(nul))) => {
+                            note_skipped_binary(&input.name, nul);
+                            return Ok(false);
+                        }
+                        Ok((read, None)) => reader = read,
+                        Err(err) => {
+                            report_read(&input.name, 0, &err);
+                            return Ok(true);
+                        }
+                    }
+                }
+                let reader = progress.wrap(reader, &input.name);
                 let mut sniffing = Sniffing::new(reader, binary);
                 let mut decoded = match iriscan::DecodingReader::new(&mut sniffing, *encoding) {
                     Ok(d) => {

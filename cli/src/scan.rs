@@ -214,17 +214,12 @@ pub fn scan_input<T: Send>(
         (reader, _) => {
             let mut input = as_it_arrives(reader);
             if failure.is_some() && mode.binary.on_binary == OnBinary::Skip {
-                // A decompressed file found by a walk (`-z`): its first
-                // decompressed bytes are looked at first, as a file's are.
-                let mut head = Vec::new();
-                (&mut input)
-                    .take(SNIFF_LEN as u64)
-                    .read_to_end(&mut head)
+                let (read, nul) = look_ahead(input, mode.binary)
                     .map_err(|err| InputError::Read { at: 0, err })?;
-                if let Some(nul) = mode.binary.first_nul(&head) {
+                if let Some(nul) = nul {
                     return Ok(Scanned::SkippedBinary { nul });
                 }
-                input = Box::new(io::Cursor::new(head).chain(input));
+                input = read;
             }
             // What cannot be looked at ahead is scanned, binary or not.
             let mut reader = Counting {
@@ -265,6 +260,20 @@ pub fn scan_input<T: Send>(
         nul,
         utf16,
     })
+}
+
+/// Looks at the first [`SNIFF_LEN`] bytes of `input` for a NUL, as a
+/// regular file's are looked at before its scan (for a decompressed file
+/// found by a walk, `-z`): `input` with those bytes put back, and where
+/// the NUL is if there is one.
+pub fn look_ahead(
+    mut input: Box<dyn Read>,
+    binary: BinaryCheck,
+) -> io::Result<(Box<dyn Read>, Option<u64>)> {
+    let mut head = Vec::new();
+    (&mut input).take(SNIFF_LEN as u64).read_to_end(&mut head)?;
+    let nul = binary.first_nul(&head);
+    Ok((Box::new(io::Cursor::new(head).chain(input)), nul))
 }
 
 /// `reader` as is if it is a regular file, else read on a thread of its

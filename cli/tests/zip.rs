@@ -290,6 +290,22 @@ fn a_walked_directory_decompresses_what_it_finds() {
             "iriscan: d/e.bin.gz: binary file skipped (NUL byte at offset 17; -a scans it as text)\n",
             "-j {threads}"
         );
+        // --each-line too.
+        let r = run_in(
+            dir.path(),
+            &["-z", "-j", threads, "--each-line", "-g", "!a.txt", "d"],
+            b"",
+        );
+        assert_eq!(
+            r.lines(),
+            ["d/b.txt.gz:http://b.example/", "d/c/c.xz:http://c.example/"],
+            "-j {threads}"
+        );
+        assert_eq!(
+            r.stderr,
+            "iriscan: d/e.bin.gz: binary file skipped (NUL byte at offset 17; -a scans it as text)\n",
+            "-j {threads}"
+        );
         // Named, it is scanned with a warning (offset in the decompressed bytes).
         let r = run_in(dir.path(), &["-z", "-j", threads, "d/e.bin.gz"], b"");
         assert_eq!(r.lines(), ["http://e.example/"]);
