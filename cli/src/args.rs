@@ -212,6 +212,11 @@ pub struct Args {
     )]
     pub encoding: String,
 
+    /// Search compressed inputs: gzip (all members), bzip2, xz and zstd, told by their first
+    /// bytes, are decompressed as read; offsets, lines and --stats are of the decompressed bytes
+    #[arg(short = 'z', long)]
+    pub search_zip: bool,
+
     /// Threads to scan with (default: all cores); the output does not depend on it
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,

@@ -6,6 +6,7 @@
 //! - [`walk`]: PATH arguments → inputs (standard input, files, directories
 //!   walked as ripgrep walks them, in path order) and reading an input's
 //!   bytes;
+//! - [`decompress`]: compressed inputs (`-z`), decompressed as read;
 //! - [`binary`]: whether an input is binary (a NUL byte), and what then;
 //! - [`scan`]: an input's bytes → hits (with line and column)
 //!   ([`scan::scan_input`], the seam where streaming and parallel readers
@@ -23,6 +24,7 @@
 
 mod args;
 mod binary;
+mod decompress;
 mod each_line;
 mod generate;
 mod interrupt;
@@ -162,6 +164,7 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     // to show at once, or when the first hit ends the run (`-q`).
     let incremental = buffering == Buffering::Line || args.quiet;
     let mut job = Run::new(Job::new(args, encoding, out, with_path), incremental);
+    job.decompress = args.search_zip;
     let mut stats = Stats::start();
     let threads = args.threads();
     if threads > 1 {
@@ -199,10 +202,12 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         };
         // Small files go side by side on the pool (rayon across files);
         // large ones and standard input are streamed, on all threads.
-        // (Not a FIFO or a device: those are read as they arrive.)
+        // (Not a FIFO or a device: those are read as they arrive. Nor a
+        // compressed file: its size says nothing of what it holds.)
         let small = matches!(&job.job, Job::Hits(..))
             && threads > 1
-            && input.len().is_some_and(|n| n < SMALL_FILE);
+            && input.len().is_some_and(|n| n < SMALL_FILE)
+            && !(args.search_zip && input.compressed());
         if small {
             batch.push(input);
             if batch.len() < threads * 8 && walk.peek().is_some() {
@@ -243,6 +248,9 @@ fn run(args: &Args) -> anyhow::Result<Status> {
 /// Files smaller than this are scanned whole, several at a time.
 const SMALL_FILE: u64 = 8 << 20;
 
+/// Compressed files smaller than this are scanned on one thread.
+const SMALL_COMPRESSED: u64 = 64 << 10;
+
 /// What is done with each input: find hits in running text, or check each
 /// line as one IRI reference.
 enum Job<W: Write> {
@@ -255,6 +263,8 @@ struct Run<W: Write> {
     job: Job<W>,
     /// Hand on each hit as soon as its line is read (line-buffered output).
     incremental: bool,
+    /// Decompress compressed inputs (`-z`).
+    decompress: bool,
 }
 
 impl<W: Write> std::ops::Deref for Run<W> {
@@ -339,7 +349,11 @@ impl<W: Write> Job<W> {
 
 impl<W: Write> Run<W> {
     fn new(job: Job<W>, incremental: bool) -> Run<W> {
-        Run { job, incremental }
+        Run {
+            job,
+            incremental,
+            decompress: false,
+        }
     }
 
     /// Scans one input and prints what it holds; returns whether the input
@@ -351,7 +365,7 @@ impl<W: Write> Run<W> {
         binary: BinaryCheck,
         stats: &mut Stats,
     ) -> io::Result<bool> {
-        let reader = match input.open() {
+        let reader = match input.open(self.decompress) {
             Ok(r) => r,
             Err(e) => {
                 report_open(&input.name, &e);
@@ -363,6 +377,18 @@ impl<W: Write> Run<W> {
             Job::Hits(searcher, printer) => {
                 let renderer = printer.renderer();
                 let name = input.name.as_str();
+                // A small compressed file (not batched: its size says
+                // nothing of what it holds) on one thread: the pipeline's
+                // setup would cost more than it gives.
+                let one_thread;
+                let searcher = if matches!(reader, walk::Reader::Decompressed(_))
+                    && input.len().is_some_and(|n| n < SMALL_COMPRESSED)
+                {
+                    one_thread = searcher.clone().threads(1);
+                    &one_thread
+                } else {
+                    &*searcher
+                };
                 let r = scan::scan_input(
                     reader,
                     name,
@@ -412,7 +438,23 @@ impl<W: Write> Run<W> {
                         }
                     }
                 }
-                let reader = progress.wrap(scan::as_it_arrives(reader), &input.name);
+                let failure = reader.failure();
+                let mut reader = scan::as_it_arrives(reader);
+                if binary.on_binary == OnBinary::Skip && failure.is_some() {
+                    // A decompressed file found by a walk (`-z`).
+                    match scan::look_ahead(reader, binary) {
+                        Ok((_, Some(nul))) => {
+                            note_skipped_binary(&input.name, nul);
+                            return Ok(false);
+                        }
+                        Ok((read, None)) => reader = read,
+                        Err(err) => {
+                            report_read(&input.name, 0, &err);
+                            return Ok(true);
+                        }
+                    }
+                }
+                let reader = progress.wrap(reader, &input.name);
                 let mut sniffing = Sniffing::new(reader, binary);
                 let mut decoded = match iriscan::DecodingReader::new(&mut sniffing, *encoding) {
                     Ok(d) => {
@@ -429,7 +471,17 @@ impl<W: Write> Run<W> {
                 // Malformed bytes need no warning here: each line that holds
                 // one is reported as invalid.
                 let failed = match r {
-                    Ok(()) => false,
+                    Ok(()) => match failure.as_ref().and_then(decompress::Failure::take) {
+                        // Decompressed up to a failure (`-z`).
+                        Some(f) => read_failed(
+                            &input.name,
+                            InputError::Read {
+                                at: f.at,
+                                err: f.into_io(),
+                            },
+                        )?,
+                        None => false,
+                    },
                     Err(e) => read_failed(&input.name, e)?,
                 };
                 drop(decoded);
@@ -454,6 +506,7 @@ impl<W: Write> Run<W> {
             unreachable!("only hit scans are batched")
         };
         let one_thread = searcher.clone().threads(1);
+        let decompress = self.decompress;
         let renderer = printer.renderer();
         /// Why a file of the batch failed: it could not be opened, or read.
         enum Failed {
@@ -464,7 +517,7 @@ impl<W: Write> Run<W> {
         let results: Vec<Collected> = inputs
             .par_iter()
             .map(|input| {
-                let reader = input.open().map_err(Failed::Open)?;
+                let reader = input.open(decompress).map_err(Failed::Open)?;
                 let name = input.name.as_str();
                 let check = binary.check(input.walked);
                 scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
@@ -630,7 +683,16 @@ fn warn_binary(name: &str, nul: Option<u64>) {
 /// Reports an input that failed while being read, with where (not a read
 /// stopped by a signal: the run ends).
 fn report_read(name: &str, at: u64, err: &io::Error) {
-    if messages() && interrupt::received().is_none() {
+    let decompressing = err
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<decompress::DecompressError>());
+    if let Some(err) = decompressing
+        && messages()
+        && interrupt::received().is_none()
+    {
+        // Its message says where, in the decompressed bytes.
+        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: {err}");
+    } else if messages() && interrupt::received().is_none() {
         let _ = writeln!(
             io::stderr().lock(),
             "iriscan: {name}: read error after byte {at}: {err}"

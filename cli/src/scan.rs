@@ -14,7 +14,10 @@
 //! printed once its line is read); it is looked at for a NUL as it is read
 //! ([`Sniffing`] hands on each read at once). After a signal, a file's scan
 //! stops at its next read, and input read as it arrives ends (see
-//! [`interrupt`]).
+//! [`interrupt`]). A compressed input (`-z`, [`crate::decompress`]) is
+//! streamed too (decompressed on the scan's thread for a file, on the
+//! reading thread for a pipe); a decompressed file found by a walk is
+//! looked at for a NUL before its scan, as a file is.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -23,6 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use iriscan::{Hit, ReadAt, Searcher, Summary};
 
 use crate::binary::{BinaryCheck, OnBinary, SNIFF_LEN, Sniffing};
+use crate::decompress::Failure;
 use crate::interrupt;
 use crate::progress::Progress;
 use crate::utf16_hint::{self, Utf16};
@@ -178,8 +182,9 @@ pub fn scan_input<T: Send>(
     };
     let regular = match &reader {
         Reader::File(file) => file.metadata().ok().filter(|m| m.is_file()),
-        Reader::Stdin(_) => None,
+        Reader::Stdin(_) | Reader::Decompressed(_) => None,
     };
+    let failure = reader.failure();
     let (scanned, at, nul, first) = match (reader, regular) {
         (Reader::File(file), Some(meta)) => {
             progress.name(name);
@@ -207,9 +212,18 @@ pub fn scan_input<T: Send>(
             (scanned, if at == u64::MAX { 0 } else { at }, nul, first)
         }
         (reader, _) => {
+            let mut input = as_it_arrives(reader);
+            if failure.is_some() && mode.binary.on_binary == OnBinary::Skip {
+                let (read, nul) = look_ahead(input, mode.binary)
+                    .map_err(|err| InputError::Read { at: 0, err })?;
+                if let Some(nul) = nul {
+                    return Ok(Scanned::SkippedBinary { nul });
+                }
+                input = read;
+            }
             // What cannot be looked at ahead is scanned, binary or not.
             let mut reader = Counting {
-                inner: Sniffing::new(progress.wrap(watched(reader), name), mode.binary),
+                inner: Sniffing::new(progress.wrap(input, name), mode.binary),
                 read: 0,
                 first: Vec::new(),
             };
@@ -224,6 +238,13 @@ pub fn scan_input<T: Send>(
     };
     if let Some(e) = output {
         return Err(InputError::Output(e));
+    }
+    // A decompressed input that failed was scanned up to the failure.
+    if let Some(failed) = failure.as_ref().and_then(Failure::take) {
+        return Err(InputError::Read {
+            at: failed.at,
+            err: failed.into_io(),
+        });
     }
     let summary = scanned.map_err(|err| InputError::Read { at, err })?;
     let utf16 = if matches!(
@@ -241,11 +262,28 @@ pub fn scan_input<T: Send>(
     })
 }
 
+/// Looks at the first [`SNIFF_LEN`] bytes of `input` for a NUL, as a
+/// regular file's are looked at before its scan (for a decompressed file
+/// found by a walk, `-z`): `input` with those bytes put back, and where
+/// the NUL is if there is one.
+pub fn look_ahead(
+    mut input: Box<dyn Read>,
+    binary: BinaryCheck,
+) -> io::Result<(Box<dyn Read>, Option<u64>)> {
+    let mut head = Vec::new();
+    (&mut input).take(SNIFF_LEN as u64).read_to_end(&mut head)?;
+    let nul = binary.first_nul(&head);
+    Ok((Box::new(io::Cursor::new(head).chain(input)), nul))
+}
+
 /// `reader` as is if it is a regular file, else read on a thread of its
 /// own ([`interrupt::Watched`]), so that a signal stops a read that waits.
 pub fn as_it_arrives(reader: Reader) -> Box<dyn Read> {
     match reader {
         Reader::File(file) if file.metadata().is_ok_and(|m| m.is_file()) => Box::new(file),
+        // Decompressed on the scan's thread: a thread of its own (read
+        // beside the scan) cost more than it gave, per file and in all.
+        Reader::Decompressed(d) if d.reads_file() => Box::new(d),
         reader => Box::new(watched(reader)),
     }
 }
@@ -259,6 +297,8 @@ fn watched(reader: Reader) -> interrupt::Watched {
             interrupt::Watched::new(io::stdin)
         }
         Reader::File(file) => interrupt::Watched::new(move || file),
+        // Not a regular file: decompressed on that thread.
+        Reader::Decompressed(d) => interrupt::Watched::new(move || d),
     }
 }
 

@@ -28,6 +28,8 @@ use std::sync::mpsc;
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{WalkBuilder, WalkState};
 
+use crate::decompress::{self, Decompressing};
+
 /// The name standard input goes by in the output (as in ripgrep).
 pub const STDIN_NAME: &str = "<stdin>";
 
@@ -53,11 +55,40 @@ pub struct Input {
 
 impl Input {
     /// Opens the input for reading (standard input is read as it comes:
-    /// nothing is read whole).
-    pub fn open(&self) -> io::Result<Reader> {
+    /// nothing is read whole). With `decompress` (`-z`), an input whose
+    /// first bytes say it is compressed is decompressed as it is read
+    /// ([`decompress`]): a regular file is looked at now, anything else
+    /// when first read.
+    pub fn open(&self, decompress: bool) -> io::Result<Reader> {
         match &self.source {
+            Source::Stdin if decompress => {
+                Ok(Reader::Decompressed(Decompressing::sniffing(io::stdin())))
+            }
             Source::Stdin => Ok(Reader::Stdin(io::stdin().lock())),
-            Source::File(p) => fs::File::open(p).map(Reader::File),
+            Source::File(p) => {
+                let file = fs::File::open(p)?;
+                if !decompress {
+                    return Ok(Reader::File(file));
+                }
+                if !file.metadata()?.is_file() {
+                    return Ok(Reader::Decompressed(Decompressing::sniffing(file)));
+                }
+                Ok(match decompress::file_format(&file)? {
+                    Some(format) => Reader::Decompressed(Decompressing::new(file, format)),
+                    None => Reader::File(file),
+                })
+            }
+        }
+    }
+
+    /// Whether the input is a regular file that `-z` decompresses (by its
+    /// first bytes); `false` if it cannot be read (opening it will say).
+    pub fn compressed(&self) -> bool {
+        match &self.source {
+            Source::Stdin => false,
+            Source::File(p) => fs::File::open(p)
+                .and_then(|f| decompress::file_format(&f))
+                .is_ok_and(|format| format.is_some()),
         }
     }
 
@@ -78,6 +109,19 @@ impl Input {
 pub enum Reader {
     Stdin(io::StdinLock<'static>),
     File(fs::File),
+    /// Read with `-z` and compressed, or not yet looked at (standard input,
+    /// a pipe): always read as a stream, never at offsets.
+    Decompressed(Decompressing),
+}
+
+impl Reader {
+    /// Where a decompressed input leaves its failure (see [`decompress`]).
+    pub fn failure(&self) -> Option<decompress::Failure> {
+        match self {
+            Reader::Decompressed(d) => Some(d.failure()),
+            _ => None,
+        }
+    }
 }
 
 impl Read for Reader {
@@ -85,6 +129,7 @@ impl Read for Reader {
         match self {
             Reader::Stdin(r) => r.read(buf),
             Reader::File(f) => f.read(buf),
+            Reader::Decompressed(d) => d.read(buf),
         }
     }
 }

@@ -11,8 +11,8 @@
 //! FILE: the lines it shows are written to FILE before it runs (that is how
 //! the README gives `links.txt`, twice with different lines).
 //!
-//! The examples need what they call: `bash`, `head`, `sed`, `cat`, `echo`
-//! and `iconv`.
+//! The examples need what they call: `bash`, `head`, `sed`, `cat`, `echo`,
+//! `gzip` and `iconv`.
 //!
 //! When this test fails, either the program changed (fix it) or the README
 //! is out of date (fix the README).
