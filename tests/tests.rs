@@ -28,6 +28,8 @@ mod charset;
 mod corpus;
 mod embedding;
 mod extract_suites;
+#[cfg(feature = "mail")]
+mod mail;
 mod mapping;
 mod normalize_suite;
 mod parse_props;
