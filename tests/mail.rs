@@ -517,3 +517,5 @@ fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+mod corpus;
