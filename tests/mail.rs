@@ -2,7 +2,7 @@
 //! scanned by the text path's finder, hits placed by message, part and
 //! source; mbox files split as they stream; hostile messages cheap; bad
 //! parts reported with their position while the rest is scanned. (The
-//! real messages of `corpus/mail/` are checked in `mail_corpus.rs`.)
+//! real messages of `corpus/mail/` are checked in `mail/corpus.rs`.)
 
 use iriscan::{
     Finder, MailErrorKind, MailScanner, MboxReader, MessageScan, StructuredHit, mail_parser,
@@ -186,6 +186,62 @@ fn iso_2022_jp_and_utf7_parts_are_decoded() {
         ]
     );
     assert!(scan.errors().is_empty(), "{:?}", scan.errors());
+}
+
+#[test]
+fn each_part_gets_the_charset_rules_of_plain_text() {
+    // Declared ISO-8859-1, but the bytes are UTF-8: UTF-8 (and verbatim,
+    // so with offsets into the message).
+    let message = "Content-Type: text/plain; charset=iso-8859-1\n\nhttps://exemple.fr/café\n";
+    let scan = scanner().scan_message(message.as_bytes(), 0);
+    assert_eq!(
+        found(&scan),
+        [triple("1", "text/plain", "https://exemple.fr/café")]
+    );
+    assert_raw_slices(message.as_bytes(), scan.hits());
+    assert!(scan.hits()[0].raw_range().is_some());
+
+    // No declaration and not UTF-8: the body's own <meta> declaration, or
+    // the detector, instead of UTF-8 with replacement characters.
+    let html = "<meta charset=\"shift_jis\"><p>詳細は https://例え.jp/案内 を参照</p>";
+    let mut message = b"Content-Type: text/html\n\n".to_vec();
+    message.extend_from_slice(&encoding_rs::SHIFT_JIS.encode(html).0);
+    let scan = scanner().scan_message(&message, 0);
+    assert_eq!(
+        found(&scan),
+        [triple("1", "text/html", "https://例え.jp/案内")]
+    );
+    assert_eq!(
+        scan.hits()[0].hit().document_encoding(),
+        encoding_rs::SHIFT_JIS
+    );
+    let prose = "ロシア語の記事は https://ru.wikipedia.org/wiki/Москва にあります。\
+        モスクワはロシアの首都であり、最大の都市です。人口は千二百万人を超えています。\
+        歴史は古く、十二世紀に最初の記録があります。";
+    let mut message = b"Subject: undeclared\n\n".to_vec();
+    message.extend_from_slice(&encoding_rs::EUC_JP.encode(prose).0);
+    let scan = scanner().scan_message(&message, 0);
+    assert_eq!(
+        found(&scan),
+        [triple(
+            "1",
+            "text/plain",
+            "https://ru.wikipedia.org/wiki/Москва"
+        )]
+    );
+    assert_eq!(
+        scan.hits()[0].hit().document_encoding(),
+        encoding_rs::EUC_JP
+    );
+
+    // The part's charset is the document charset of its hits: an http
+    // query is mapped in it (docs/rules.md §2).
+    let message = b"Content-Type: text/plain; charset=windows-1252\n\
+        Content-Transfer-Encoding: quoted-printable\n\n\
+        http://example.org/search?q=3Dcaf=E9\n";
+    let scan = scanner().scan_message(message, 0);
+    let uri = scan.hits()[0].hit().to_uri(&iriscan::UriOptions::new()).uri;
+    assert_eq!(uri, "http://example.org/search?q=caf%E9");
 }
 
 #[test]

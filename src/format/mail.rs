@@ -54,7 +54,10 @@ use mail_parser::{
     Encoding, HeaderValue, Message, MessageParser, MessagePart, MimeHeaders, PartType,
 };
 
+use encoding_rs::UTF_8;
+
 use crate::Finder;
+use crate::format::part_charset::part_text;
 use crate::format::structured_hit::{Origin, Source, StructuredHit};
 
 /// The default of [`MailScanner::max_depth`].
@@ -554,12 +557,12 @@ impl<'a> Walk<'a> {
             ));
             let encoded = memchr::memmem::find(value, b"=?").is_some();
             if is_link || !encoded {
-                self.scan(value, origin, place.verbatim.then_some(start));
+                self.scan(value, origin, place.verbatim.then_some(start), UTF_8);
             } else {
                 match &header.value {
-                    HeaderValue::Text(text) => self.scan(text.as_bytes(), origin, None),
+                    HeaderValue::Text(text) => self.scan(text.as_bytes(), origin, None, UTF_8),
                     HeaderValue::TextList(list) => {
-                        self.scan(list.join(", ").as_bytes(), origin, None)
+                        self.scan(list.join(", ").as_bytes(), origin, None, UTF_8)
                     }
                     _ => {}
                 }
@@ -567,16 +570,19 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Scans a decoded body; it is verbatim in the message when it was not
-    /// transfer-encoded and its text is the message's bytes.
+    /// Scans a decoded body, in the charset docs/rules.md §3 chooses for
+    /// it; it is verbatim in the message when it was not transfer-encoded
+    /// and its text is the message's bytes.
     fn body(
         &mut self,
         raw: &[u8],
         part: &MessagePart<'_>,
-        text: &str,
+        parsed: &str,
         media: Arc<str>,
         place: &Place,
     ) {
+        let chosen = part_text(part, raw, parsed);
+        let text = chosen.redecoded.as_deref().unwrap_or(parsed);
         let start = part.offset_body as usize;
         let verbatim = place.verbatim
             && part.encoding == Encoding::None
@@ -589,18 +595,31 @@ impl<'a> Walk<'a> {
             place.path.as_str().into(),
             Source::Body(media),
         ));
-        self.scan(text.as_bytes(), origin, verbatim.then_some(start));
+        self.scan(
+            text.as_bytes(),
+            origin,
+            verbatim.then_some(start),
+            chosen.encoding,
+        );
     }
 
-    /// Scans one piece of text; `at` is its offset in the message bytes
-    /// when it is there verbatim.
-    fn scan(&mut self, text: &[u8], origin: Arc<Origin>, at: Option<usize>) {
+    /// Scans one piece of text in the document charset `encoding`; `at` is
+    /// its offset in the message bytes when it is there verbatim.
+    fn scan(
+        &mut self,
+        text: &[u8],
+        origin: Arc<Origin>,
+        at: Option<usize>,
+        encoding: &'static encoding_rs::Encoding,
+    ) {
         for hit in self.scanner.finder.find_iter(text) {
             let raw =
                 at.map(|at| (self.to_input)(at + hit.start())..(self.to_input)(at + hit.end()));
-            self.out
-                .hits
-                .push(StructuredHit::new(hit.into_owned(), origin.clone(), raw));
+            self.out.hits.push(StructuredHit::new(
+                hit.in_document(encoding).into_owned(),
+                origin.clone(),
+                raw,
+            ));
         }
     }
 

@@ -19,8 +19,11 @@
 //!
 //! - [`structured_hit`]: the shape every format's hits share.
 //! - [`mail`]: one RFC 5322 / MIME message, parsed with `mail-parser`.
+//! - [`part_charset`]: the charset of a text part (docs/rules.md §3 per
+//!   part).
 //! - [`mbox`]: the messages of an mbox file, split as it streams.
 
 pub(crate) mod mail;
 pub(crate) mod mbox;
+pub(crate) mod part_charset;
 pub(crate) mod structured_hit;
