@@ -281,9 +281,34 @@ fn part_paths_follow_imap_numbering() {
             triple("3.1", "text/plain", "https://example.org/3.1"),
         ]
     );
-    // Every part here is verbatim: every hit has offsets into the message.
-    assert!(scan.hits().iter().all(|h| h.raw_range().is_some()));
+    // Every part here is verbatim: every hit has offsets into the message,
+    // but the HTML part's, whose text is what a reader sees of it.
+    assert!(
+        scan.hits()
+            .iter()
+            .all(|h| h.raw_range().is_some() == (h.origin().source().to_string() != "text/html"))
+    );
     assert_raw_slices(message, scan.hits());
+}
+
+#[test]
+fn html_parts_are_read_as_a_reader_sees_them() {
+    // References decoded, link attributes taken, scripts dropped: the
+    // issue's `&amp;` and `&eacute;`.
+    let message = b"Content-Type: text/html; charset=utf-8\n\
+        Content-Transfer-Encoding: quoted-printable\n\n\
+        <p><a href=3D\"https://example.com/a?x=3D1&amp;y=3D2\">ici</a>\n\
+        https://ex.org/caf&eacute; <script>var u =3D 'https://tracker.example/';</script>\n\
+        <img src=3D\"https://img.example/p.png\"></p>\n";
+    let scan = scanner().scan_message(message, 0);
+    assert_eq!(
+        found(&scan),
+        [
+            triple("1", "text/html", "https://example.com/a?x=1&y=2"),
+            triple("1", "text/html", "https://ex.org/café"),
+            triple("1", "text/html", "https://img.example/p.png"),
+        ]
+    );
 }
 
 #[test]

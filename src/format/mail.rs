@@ -14,8 +14,10 @@
 //!   every WHATWG charset; no charset is UTF-8). A link that
 //!   quoted-printable broke over two lines is whole again in the decoded
 //!   text, so the finder sees it whole;
-//! - `text/html` parts the same way, as text for now (docs/rules.md §5.1
-//!   says what that misses);
+//! - `text/html` parts the same way, then as the text a reader sees, with
+//!   character references decoded and the values of link attributes
+//!   (`href`, `src`, …) taken ([`html_text`](super::html_text); no offsets
+//!   into the message for them);
 //! - the header fields that carry links (`List-Unsubscribe` and the other
 //!   `List-*` fields of RFC 2369, `Archived-At` of RFC 5064: `<…>` lists)
 //!   and the free-text fields a person writes (`Subject`, `Comments`,
@@ -57,6 +59,7 @@ use mail_parser::{
 use encoding_rs::UTF_8;
 
 use crate::Finder;
+use crate::format::html_text::html_text;
 use crate::format::part_charset::part_text;
 use crate::format::structured_hit::{Origin, Source, StructuredHit};
 
@@ -507,9 +510,9 @@ impl<'a> Walk<'a> {
                         MailErrorKind::BoundaryNotFound,
                     );
                 }
-                self.body(raw, part, text, media, place);
+                self.body(raw, part, text, media, place, false);
             }
-            PartType::Html(text) => self.body(raw, part, text, "text/html".into(), place),
+            PartType::Html(text) => self.body(raw, part, text, "text/html".into(), place, true),
             PartType::Multipart(children) => self.children(message, children, place, part),
             PartType::Message(inner) => {
                 if place.depth >= self.scanner.max_depth {
@@ -571,8 +574,9 @@ impl<'a> Walk<'a> {
     }
 
     /// Scans a decoded body, in the charset docs/rules.md §3 chooses for
-    /// it; it is verbatim in the message when it was not transfer-encoded
-    /// and its text is the message's bytes.
+    /// it (an HTML body as the text a reader sees, with its links'
+    /// attribute values); it is verbatim in the message when it was not
+    /// transfer-encoded and its text is the message's bytes.
     fn body(
         &mut self,
         raw: &[u8],
@@ -580,11 +584,20 @@ impl<'a> Walk<'a> {
         parsed: &str,
         media: Arc<str>,
         place: &Place,
+        html: bool,
     ) {
         let chosen = part_text(part, raw, parsed);
-        let text = chosen.redecoded.as_deref().unwrap_or(parsed);
+        let decoded = chosen.redecoded.as_deref().unwrap_or(parsed);
+        let seen;
+        let text = if html {
+            seen = html_text(decoded);
+            seen.as_str()
+        } else {
+            decoded
+        };
         let start = part.offset_body as usize;
         let verbatim = place.verbatim
+            && !html
             && part.encoding == Encoding::None
             && raw
                 .get(start..)

@@ -19,10 +19,13 @@
 //!
 //! - [`structured_hit`]: the shape every format's hits share.
 //! - [`mail`]: one RFC 5322 / MIME message, parsed with `mail-parser`.
+//! - [`html_text`]: the text of an HTML part a reader sees (a stop-gap
+//!   until HTML is read as HTML).
 //! - [`part_charset`]: the charset of a text part (docs/rules.md §3 per
 //!   part).
 //! - [`mbox`]: the messages of an mbox file, split as it streams.
 
+pub(crate) mod html_text;
 pub(crate) mod mail;
 pub(crate) mod mbox;
 pub(crate) mod part_charset;
