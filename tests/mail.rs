@@ -427,6 +427,23 @@ fn broken_parts_are_reported_and_the_rest_is_scanned() {
 }
 
 #[test]
+fn a_message_of_unscanned_headers_is_still_a_message() {
+    // The parser skips the header fields the walk does not read; a
+    // message that has only those still has its body scanned.
+    for message in [
+        &b"X-Mailer: x\n\nhttps://example.org/a\n"[..],
+        b"From: a@b.example\nDate: now\n\nhttps://example.org/a\n",
+    ] {
+        let scan = scanner().scan_message(message, 0);
+        assert_eq!(
+            found(&scan),
+            [triple("1", "text/plain", "https://example.org/a")]
+        );
+        assert!(scan.errors().is_empty());
+    }
+}
+
+#[test]
 fn not_a_message_and_too_large() {
     let scan = scanner().scan_message(b"", 0);
     assert_eq!(scan.errors()[0].kind(), &MailErrorKind::NotAMessage);

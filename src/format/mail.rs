@@ -50,10 +50,10 @@
 //! scanned.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use mail_parser::{
-    Encoding, HeaderValue, Message, MessageParser, MessagePart, MimeHeaders, PartType,
+    Encoding, HeaderName, HeaderValue, Message, MessageParser, MessagePart, MimeHeaders, PartType,
 };
 
 use encoding_rs::UTF_8;
@@ -208,7 +208,7 @@ impl MailScanner {
                 },
             });
         }
-        let Some(message) = MessageParser::default().parse(raw) else {
+        let Some(message) = parser().parse(raw) else {
             return MessageScan::failed(MailError {
                 message: index,
                 position: to_input(0),
@@ -222,6 +222,26 @@ impl MailScanner {
         drop_flat(message);
         scan
     }
+}
+
+/// The parser, configured to parse only the header fields the walk reads
+/// (the MIME fields, `Message-ID`, the free-text and the link fields) and
+/// to skip the others: parsing `Received` chains and address lists the
+/// scan never looks at took a sixth of the time.
+fn parser() -> &'static MessageParser {
+    static PARSER: OnceLock<MessageParser> = OnceLock::new();
+    PARSER.get_or_init(|| {
+        let mut parser = MessageParser::new()
+            .with_mime_headers()
+            .header_id(HeaderName::MessageId);
+        for name in TEXT_HEADERS {
+            parser = parser.header_text(name);
+        }
+        for name in LINK_HEADERS {
+            parser = parser.header_raw(name);
+        }
+        parser.default_header_ignore()
+    })
 }
 
 /// Drops a parsed message without recursion: the parser's tree of attached

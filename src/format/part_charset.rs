@@ -25,7 +25,7 @@ use mail_parser::decoders::base64::base64_decode;
 use mail_parser::decoders::quoted_printable::quoted_printable_decode;
 use mail_parser::{MessagePart, MimeHeaders};
 
-use crate::charset::detect::{CharsetSource, detect};
+use crate::charset::detect::detect;
 
 /// How a part's text is to be read: the parser's text, or the part decoded
 /// again; and the charset it is in.
@@ -54,25 +54,38 @@ pub(crate) fn part_text(part: &MessagePart<'_>, raw: &[u8], parsed: &str) -> Par
     if declared == Some(UTF_8) || utf7 {
         return keep(UTF_8);
     }
-    let parser_read_it = declared.is_some();
-    if !parser_read_it && !parsed.contains(['\u{FFFD}', '\u{1B}']) {
-        // Valid UTF-8 (or ASCII), read as such.
+    if let Some(declared) = declared {
+        // Declared in a legacy charset: UTF-8 only if the bytes are valid
+        // UTF-8 with non-ASCII characters (a part whose text is ASCII had
+        // ASCII bytes, unless the charset is a 7-bit one like ISO-2022-JP,
+        // whose bytes are never UTF-8 with non-ASCII characters).
+        if parsed.is_ascii() {
+            return keep(declared);
+        }
+        return match transfer_decoded(part, raw) {
+            Some(bytes) if !bytes.is_ascii() => match String::from_utf8(bytes) {
+                Ok(utf8) => PartText {
+                    redecoded: Some(utf8),
+                    encoding: UTF_8,
+                },
+                Err(_) => keep(declared),
+            },
+            _ => keep(declared),
+        };
+    }
+    if !parsed.contains(['\u{FFFD}', '\u{1B}']) {
+        // No declaration, and valid UTF-8 (or ASCII): read as such.
         return keep(UTF_8);
     }
     let Some(bytes) = transfer_decoded(part, raw) else {
-        return keep(declared.unwrap_or(UTF_8));
+        return keep(UTF_8);
     };
-    if bytes.is_ascii() && !bytes.contains(&0x1B) {
-        return keep(declared.unwrap_or(UTF_8));
-    }
+    // No declaration and not UTF-8: the part's own declaration (an HTML
+    // <meta>) or the detector.
     let found = detect(&bytes, true);
-    let chosen = match found.source() {
-        CharsetSource::Bom | CharsetSource::Utf8 => found.encoding(),
-        _ if parser_read_it => return keep(declared.unwrap_or(UTF_8)),
-        _ => found.encoding(),
-    };
-    if Some(chosen) == declared {
-        return keep(chosen);
+    let chosen = found.encoding();
+    if chosen == UTF_8 {
+        return keep(UTF_8);
     }
     let text = &bytes[found.bom_len()..];
     let (decoded, _) = chosen.decode_without_bom_handling(text);
