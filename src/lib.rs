@@ -69,6 +69,8 @@
 mod chars;
 mod charset;
 mod find;
+#[cfg(feature = "mail")]
+mod format;
 mod iri;
 mod stream;
 
@@ -90,6 +92,14 @@ pub use find::found_iri::{Hit, Warning};
 pub use find::hit_filter::{FilterError, HitFilter};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
+#[cfg(feature = "mail")]
+pub use format::mail::{
+    DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_SIZE, MailError, MailErrorKind, MailScanner, MessageScan,
+};
+#[cfg(feature = "mail")]
+pub use format::mbox::{MboxMessage, MboxReader};
+#[cfg(feature = "mail")]
+pub use format::structured_hit::{Origin, Source, StructuredHit};
 pub use iri::components::Components;
 pub use iri::grammar::{GrammarAutomaton, grammar_regex};
 pub use iri::host_mapping::{HostMapping, IdnaFailure};
@@ -106,6 +116,10 @@ pub use iri::parsed_iri::Iri;
 pub use iri::resolve::{ResolveError, ResolveInput, remove_dot_segments, resolve};
 pub use iri::to_iri::{IriOptions, to_iri};
 pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
+/// The MIME parser the mail scanner uses, for callers that pass a message
+/// they parsed ([`MailScanner::scan_parsed`]).
+#[cfg(feature = "mail")]
+pub use mail_parser;
 pub use stream::push_scanner::PushScanner;
 pub use stream::read_at::ReadAt;
 pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher};

@@ -29,6 +29,8 @@ mod corpus;
 mod embedding;
 mod extract_suites;
 mod grammar_automaton;
+#[cfg(feature = "mail")]
+mod mail;
 mod mapping;
 mod normalize_suite;
 mod parse_props;

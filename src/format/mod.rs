@@ -1,0 +1,32 @@
+//! Structured inputs: documents that are not running text but *hold*
+//! running text — a mail message, an mbox of messages (and, later, HTML
+//! pages and web archives).
+//!
+//! The text path finds IRIs in bytes as they are. A structured document
+//! first has to be taken apart: a quoted-printable body breaks a link over
+//! two lines and writes `=` as `=3D`, a base64 part hides it altogether, a
+//! header folds it. So each format here is read with a parser made for it,
+//! which hands over *pieces of text* — a decoded body part, a header value
+//! — and each piece is scanned by the same [`Finder`](crate::Finder) as any
+//! text: detection, validation and mapping are never done again here.
+//!
+//! What a format adds is *where* a hit came from: a
+//! [`StructuredHit`] is the text path's [`Hit`](crate::Hit) (offsets into
+//! the decoded piece) with an [`Origin`] (which message or record, which
+//! part, which header or body) and, where the piece is the input's bytes
+//! verbatim, the offsets into the input as given. The rules are in
+//! `docs/rules.md §5`.
+//!
+//! - [`structured_hit`]: the shape every format's hits share.
+//! - [`mail`]: one RFC 5322 / MIME message, parsed with `mail-parser`.
+//! - [`html_text`]: the text of an HTML part a reader sees (a stop-gap
+//!   until HTML is read as HTML).
+//! - [`part_charset`]: the charset of a text part (docs/rules.md §3 per
+//!   part).
+//! - [`mbox`]: the messages of an mbox file, split as it streams.
+
+pub(crate) mod html_text;
+pub(crate) mod mail;
+pub(crate) mod mbox;
+pub(crate) mod part_charset;
+pub(crate) mod structured_hit;
