@@ -11,8 +11,10 @@
 //! | `iri` | string | the absolute IRI (`http://`/`mailto:` added, white space of `<…>` removed) |
 //! | `uri` | string | its URI (RFC 3987bis §3) |
 //! | `kind` | string | `iri`, `www` or `email` |
-//! | `normalized` | string or null | with `--normalize` only: the normalized IRI (the normalized URI with `--uri`) |
 //! | `charset` | string | the input's charset, as detected or given (`UTF-8`, `Shift_JIS`, …); offsets are into the input's own bytes |
+//! | `charset_source` | string | how the charset was chosen: `given` (`-E`), `BOM`, `declared` (MIME, `<meta>`, XML), `validated` (the bytes are UTF-8) or `detected` (a guess) |
+//! | `charset_declared` | string | only when the input declared another charset than its bytes are in: the declaration overridden (the bytes are UTF-8) |
+//! | `normalized` | string or null | with `--normalize` only: the normalized IRI (the normalized URI with `--uri`) |
 //! | `valid` | bool | with `--invalid` only |
 //! | `error` | string or null | with `--invalid` only: why the IRI is invalid (its byte offset is the input's) |
 //! | `error_offset` | integer or null | with `--invalid` only: input byte offset of the error |
@@ -32,8 +34,8 @@
 
 use std::borrow::Cow;
 
-use iriscan::{Hit, MapWarning};
-use serde::Serialize;
+use iriscan::{CharsetSource, Hit, MapWarning};
+use serde::{Serialize, Serializer};
 
 /// One hit.
 #[derive(Serialize)]
@@ -48,6 +50,12 @@ pub struct HitRecord<'a> {
     pub uri: &'a str,
     pub kind: &'static str,
     pub charset: &'static str,
+    /// How `charset` was chosen (the library's `CharsetSource` names).
+    #[serde(serialize_with = "as_display")]
+    pub charset_source: CharsetSource,
+    /// The charset the input declared, when its bytes overrode it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charset_declared: Option<&'static str>,
     /// With `--normalize`: the normalized IRI (URI with `--uri`); null if
     /// it cannot be normalized (an invalid hit).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -99,4 +107,9 @@ pub fn map_warning(w: &MapWarning) -> String {
         _ => "mapping",
     };
     format!("{name}: {w}")
+}
+
+/// Serializes a value as its `Display` text (no string is built).
+fn as_display<S: Serializer>(v: &impl std::fmt::Display, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
 }

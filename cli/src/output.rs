@@ -299,6 +299,7 @@ impl Renderer {
                     Some((r, at)) => (Some(r), Some(at)),
                     None => (None, None),
                 };
+                let charset = hit.document_charset();
                 let record = HitRecord {
                     path,
                     start: hit.start(),
@@ -309,7 +310,9 @@ impl Renderer {
                     iri: hit.iri(),
                     uri: &m.uri,
                     kind: hit.kind().as_str(),
-                    charset: hit.document_encoding().name(),
+                    charset: charset.name(),
+                    charset_source: charset.source(),
+                    charset_declared: charset.overridden_declaration().map(|e| e.name()),
                     normalized: normalized.clone(),
                     verdict: self.invalid.then_some(Verdict {
                         valid,

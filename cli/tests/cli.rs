@@ -105,7 +105,17 @@ fn set<'a>(names: &[&'a str]) -> BTreeSet<&'a str> {
 }
 
 const HIT_FIELDS: &[&str] = &[
-    "path", "start", "end", "line", "column", "text", "iri", "uri", "kind", "charset",
+    "path",
+    "start",
+    "end",
+    "line",
+    "column",
+    "text",
+    "iri",
+    "uri",
+    "kind",
+    "charset",
+    "charset_source",
 ];
 
 /// A UTF-8 file in several scripts, with CRLF line endings, a `<…>` IRI
@@ -2151,4 +2161,72 @@ fn utf16_without_a_bom_is_binary_to_a_walk_and_hinted_when_named() {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Raw paths, JSON charset, progress (issue 13 items 6, 7)
+
+#[test]
+fn json_says_how_the_charset_was_chosen() {
+    let dir = TempDir::new("charset-source");
+    let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(
+        "Le café crème brûlé de l'été, voir http://example.fr/menu?plat=crème et à bientôt.\n",
+    );
+    dir.write("guessed.txt", &latin);
+    dir.write(
+        "declared.xml",
+        "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<p>写真: https://photos.example.org/アルバム</p>\n",
+    );
+    dir.write("bom.txt", b"\xef\xbb\xbfhttp://example.org/bom\n");
+    dir.write("plain.txt", "東京 http://example.org/東京\n");
+    /// A file, extra arguments, then `charset`, `charset_source` and
+    /// `charset_declared`.
+    type Case<'a> = (&'a str, &'a [&'a str], &'a str, &'a str, Option<&'a str>);
+    let cases: &[Case] = &[
+        ("guessed.txt", &[], "windows-1252", "detected", None),
+        ("declared.xml", &[], "UTF-8", "validated", Some("EUC-JP")),
+        ("bom.txt", &[], "UTF-8", "BOM", None),
+        ("plain.txt", &[], "UTF-8", "validated", None),
+        (
+            "guessed.txt",
+            &["-E", "latin1"],
+            "windows-1252",
+            "given",
+            None,
+        ),
+        ("plain.txt", &["-E", "utf-8"], "UTF-8", "given", None),
+    ];
+    for threads in ["1", "2"] {
+        for &(file, extra, charset, source, declared) in cases {
+            let mut args = vec!["--json", "-j", threads];
+            args.extend_from_slice(extra);
+            args.push(file);
+            let r = run_in(dir.path(), &args, b"");
+            let hits = r.json();
+            assert_eq!((r.status, hits.len()), (0, 1), "{args:?}: {r:?}");
+            let h = &hits[0];
+            assert_eq!(
+                (&h["charset"], &h["charset_source"]),
+                (&Value::from(charset), &Value::from(source)),
+                "{args:?}"
+            );
+            let mut fields = set(HIT_FIELDS);
+            if let Some(declared) = declared {
+                assert_eq!(h["charset_declared"], declared, "{args:?}");
+                fields.insert("charset_declared");
+            }
+            assert_eq!(keys(h), fields, "{args:?}");
+            // Standard error tells the same to a person: a guess and an
+            // overridden declaration, nothing else.
+            let told = match source {
+                "detected" => r.stderr.contains("charset guessed: windows-1252"),
+                _ if declared.is_some() => r.stderr.contains("declared EUC-JP"),
+                _ => r.stderr.is_empty(),
+            };
+            assert!(told, "{args:?}: {}", r.stderr);
+        }
+    }
+    // Standard input too, read as it arrives.
+    let r = run_in(dir.path(), &["--json", "--line-buffered"], &latin);
+    assert_eq!(r.json()[0]["charset_source"], "detected");
 }

@@ -182,6 +182,18 @@ impl Charset {
         }
     }
 
+    /// UTF-8 as the caller's choice: the charset of the hits of the slice
+    /// path ([`Finder::find_iter`](crate::Finder::find_iter)), whose input
+    /// is UTF-8 by the caller's say.
+    pub(crate) fn utf8_given() -> Charset {
+        Charset {
+            encoding: encoding_rs::UTF_8,
+            source: CharsetSource::Label,
+            bom_len: 0,
+            overridden: None,
+        }
+    }
+
     /// The charset a declaration in the document named, when the bytes
     /// said otherwise: valid UTF-8 under a `<meta charset=EUC-JP>` (a file
     /// converted but not relabelled) is read as UTF-8, and this is
