@@ -363,6 +363,7 @@ impl<W: Write> Run<W> {
             Job::Hits(searcher, printer) => {
                 let renderer = printer.renderer();
                 let name = input.name.as_str();
+                let path = input.path_bytes();
                 let r = scan::scan_input(
                     reader,
                     name,
@@ -372,8 +373,8 @@ impl<W: Write> Run<W> {
                         binary,
                         incremental,
                     },
-                    |hit| renderer.render(name, hit),
-                    |rendered| printer.emit(name, rendered),
+                    |hit| renderer.render(path, hit),
+                    |rendered| printer.emit(path, rendered),
                 );
                 let failed = match r {
                     Ok(Scanned::Whole {
@@ -390,7 +391,7 @@ impl<W: Write> Run<W> {
                     }
                     Err(e) => read_failed(&input.name, e)?,
                 };
-                printer.end_input(&input.name)?;
+                printer.end_input(path)?;
                 Ok(failed)
             }
             Job::Lines(opts, encoding, printer) => {
@@ -424,8 +425,9 @@ impl<W: Write> Run<W> {
                         return Ok(true);
                     }
                 };
-                let r =
-                    each_line::scan_lines(&mut decoded, opts, |c| printer.line(&input.name, &c));
+                let r = each_line::scan_lines(&mut decoded, opts, |c| {
+                    printer.line(input.path_bytes(), &c)
+                });
                 // Malformed bytes need no warning here: each line that holds
                 // one is reported as invalid.
                 let failed = match r {
@@ -468,7 +470,7 @@ impl<W: Write> Run<W> {
                 let name = input.name.as_str();
                 let check = binary.check(input.walked);
                 scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
-                    renderer.render(name, hit)
+                    renderer.render(input.path_bytes(), hit)
                 })
                 .map_err(|e| match e {
                     InputError::Read { at, err } => Failed::Read(at, err),
@@ -492,11 +494,11 @@ impl<W: Write> Run<W> {
                 }) => {
                     scanned_whole(&input.name, stats, &summary, nul, utf16);
                     for r in rendered {
-                        if !printer.emit(&input.name, r)? {
+                        if !printer.emit(input.path_bytes(), r)? {
                             break;
                         }
                     }
-                    printer.end_input(&input.name)?;
+                    printer.end_input(input.path_bytes())?;
                 }
                 Err(Failed::Open(err)) => {
                     report_open(&input.name, &err);

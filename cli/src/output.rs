@@ -19,7 +19,7 @@ use std::io::{self, Write};
 
 use iriscan::{Hit, NormalizeOptions, UriOptions, normalize};
 
-use crate::json::{HitRecord, Verdict, hit_warnings};
+use crate::json::{HitRecord, JsonPath, Verdict, hit_warnings};
 use crate::unique::Seen;
 
 /// The shape of the output.
@@ -125,11 +125,12 @@ impl<W: Write> HitPrinter<W> {
         }
     }
 
-    /// Prints (or counts) a rendered hit of the input `path`, unless it is
+    /// Prints (or counts) a rendered hit of the input `path` (its bytes as
+    /// printed: [`crate::walk::Input::path_bytes`]), unless it is
     /// an invalid one without `--invalid` or its key was printed already
     /// with `--unique`; returns whether to go on reading the input (not
     /// after `-m N` hits, nor after the first with `-l` or `-q`).
-    pub fn emit(&mut self, path: &str, r: Rendered) -> io::Result<bool> {
+    pub fn emit(&mut self, path: &[u8], r: Rendered) -> io::Result<bool> {
         if self.s.max_count.is_some_and(|m| self.count >= m) {
             return Ok(false);
         }
@@ -148,7 +149,7 @@ impl<W: Write> HitPrinter<W> {
             Mode::Count => {}
             Mode::Plain | Mode::Json => self.out.write_all(&r.line)?,
             Mode::Files => {
-                self.out.write_all(path.as_bytes())?;
+                self.out.write_all(path)?;
                 self.out
                     .write_all(if self.s.null { b"\0" } else { b"\n" })?;
                 return Ok(false);
@@ -161,7 +162,8 @@ impl<W: Write> HitPrinter<W> {
             self.out.flush()?;
             let _ = writeln!(
                 io::stderr().lock(),
-                "iriscan: {path}: warning: IRI at byte {at} truncated at --max-len {}",
+                "iriscan: {}: warning: IRI at byte {at} truncated at --max-len {}",
+                String::from_utf8_lossy(path),
                 self.s.max_len
             );
         }
@@ -170,13 +172,13 @@ impl<W: Write> HitPrinter<W> {
 
     /// Ends the input `path`: prints its count (with `--count`) and
     /// flushes.
-    pub fn end_input(&mut self, path: &str) -> io::Result<()> {
+    pub fn end_input(&mut self, path: &[u8]) -> io::Result<()> {
         if self.count > 0 {
             self.inputs_with_hits += 1;
         }
         if self.s.mode == Mode::Count {
             if self.s.with_path {
-                self.out.write_all(path.as_bytes())?;
+                self.out.write_all(path)?;
                 self.out.write_all(if self.s.null { b"\0" } else { b":" })?;
             }
             writeln!(self.out, "{}", self.count)?;
@@ -227,7 +229,7 @@ pub struct Renderer {
 impl Renderer {
     /// Renders one hit of the input `path`: the IRI — or the URI with
     /// `--uri`, or its normal form with `--normalize` — or its JSON record.
-    pub fn render(&self, path: &str, hit: &Hit<'_>) -> Rendered {
+    pub fn render(&self, path: &[u8], hit: &Hit<'_>) -> Rendered {
         let valid = hit.is_valid();
         let mut r = Rendered {
             valid,
@@ -271,7 +273,7 @@ impl Renderer {
                 let out = &mut r.line;
                 out.reserve(path.len() + shown.len() + 2);
                 if self.with_path {
-                    out.extend_from_slice(path.as_bytes());
+                    out.extend_from_slice(path);
                     out.push(if self.null { 0 } else { b':' });
                 }
                 if self.line || self.column {
@@ -301,7 +303,7 @@ impl Renderer {
                 };
                 let charset = hit.document_charset();
                 let record = HitRecord {
-                    path,
+                    path: JsonPath(path),
                     start: hit.start(),
                     end: hit.end(),
                     line: hit.line(),

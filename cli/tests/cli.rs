@@ -2230,3 +2230,93 @@ fn json_says_how_the_charset_was_chosen() {
     let r = run_in(dir.path(), &["--json", "--line-buffered"], &latin);
     assert_eq!(r.json()[0]["charset_source"], "detected");
 }
+
+/// Runs the program in `dir` with arguments that need not be UTF-8;
+/// returns the exit status, standard output's bytes and standard error.
+#[cfg(unix)]
+fn run_os(dir: &Path, args: &[&std::ffi::OsStr]) -> (i32, Vec<u8>, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run iriscan");
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
+    (out.status.code().expect("exited"), out.stdout, stderr)
+}
+
+#[cfg(unix)]
+#[test]
+fn paths_that_are_not_utf8_are_printed_as_their_bytes() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = TempDir::new("raw-paths");
+    let raw = OsStr::from_bytes(b"d/a\xffb.txt");
+    std::fs::create_dir_all(dir.path().join("d")).unwrap();
+    if std::fs::write(dir.path().join(raw), "x http://a.example/1\n").is_err() {
+        // A file system that takes UTF-8 names only: nothing to test.
+        return;
+    }
+    dir.write("d/ok.txt", "y http://b.example/2\n");
+    let (d, ok) = (OsStr::new("d"), OsStr::new("d/ok.txt"));
+    let os = |s: &'static str| OsStr::new(s);
+    for threads in ["1", "2"] {
+        let j = [os("-j"), os(threads)];
+        let with = |args: &[&OsStr], paths: &[&OsStr]| {
+            let mut all = j.to_vec();
+            all.extend_from_slice(args);
+            all.extend_from_slice(paths);
+            run_os(dir.path(), &all)
+        };
+        // Walked and named, the same bytes.
+        for paths in [vec![d], vec![raw, ok]] {
+            let (status, out, err) = with(&[], &paths);
+            assert_eq!((status, err.as_str()), (0, ""));
+            assert_eq!(
+                out,
+                b"d/a\xffb.txt:http://a.example/1\nd/ok.txt:http://b.example/2\n"
+            );
+            let (_, out, _) = with(&[os("-l")], &paths);
+            assert_eq!(out, b"d/a\xffb.txt\nd/ok.txt\n");
+            let (_, out, _) = with(&[os("-l"), os("-0")], &paths);
+            assert_eq!(out, b"d/a\xffb.txt\0d/ok.txt\0");
+            let (_, out, _) = with(&[os("-0")], &paths);
+            assert_eq!(
+                out,
+                b"d/a\xffb.txt\0http://a.example/1\nd/ok.txt\0http://b.example/2\n"
+            );
+            let (_, out, _) = with(&[os("-c")], &paths);
+            assert_eq!(out, b"d/a\xffb.txt:1\nd/ok.txt:1\n");
+            // JSON: bytes in base64 when not UTF-8, a string else.
+            let (_, out, _) = with(&[os("--json")], &paths);
+            let hits: Vec<Value> = out
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(|l| serde_json::from_slice(l).unwrap())
+                .collect();
+            assert_eq!(hits.len(), 2);
+            assert_eq!(
+                hits[0]["path"],
+                serde_json::json!({"bytes": "ZC9h/2IudHh0"})
+            );
+            assert_eq!(hits[1]["path"], "d/ok.txt");
+        }
+        // One file named alone, with -H.
+        let (_, out, _) = with(&[os("-H")], &[raw]);
+        assert_eq!(out, b"d/a\xffb.txt:http://a.example/1\n");
+        // --each-line: plain and JSON.
+        let (_, out, _) = with(&[os("--each-line"), os("-H")], &[raw]);
+        assert_eq!(out, b"d/a\xffb.txt:\n");
+        let (_, out, err) = with(&[os("--each-line"), os("--json")], &[raw]);
+        let line: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(line["path"], serde_json::json!({"bytes": "ZC9h/2IudHh0"}));
+        assert_eq!(err, "");
+        // Messages on standard error stay text: U+FFFD for the byte.
+        let (_, _, err) = with(&[os("--each-line")], &[raw]);
+        assert!(
+            err.starts_with("d/a\u{fffd}b.txt:1: invalid IRI reference"),
+            "{err}"
+        );
+    }
+}
