@@ -157,7 +157,8 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     let binary = args.binary_rules(encoding);
     let with_path = args.with_path(Walk::several_inputs(&args.paths));
     let buffering = Buffering::choose(args.line_buffered, args.block_buffered);
-    let out = Stdout::new(buffering);
+    let progress = Progress::new(progress::known_total(&args.paths));
+    let out = Stdout::new(buffering, &progress);
     // Input read as it arrives is scanned as it arrives when each hit is
     // to show at once, or when the first hit ends the run (`-q`).
     let incremental = buffering == Buffering::Line || args.quiet;
@@ -175,7 +176,6 @@ fn run(args: &Args) -> anyhow::Result<Status> {
             .use_current_thread()
             .build_global();
     }
-    let progress = Progress::new();
     let mut failed = false;
     let mut batch: Vec<Input> = Vec::new();
     let mut walk = walk.peekable();

@@ -2320,3 +2320,31 @@ fn paths_that_are_not_utf8_are_printed_as_their_bytes() {
         );
     }
 }
+
+#[test]
+fn no_progress_display_on_a_pipe_even_after_the_delay() {
+    // Input that arrives over more than the second after which a terminal
+    // would show progress: on a pipe, standard error stays empty.
+    let mut child = Command::new(BIN)
+        .args(["--line-buffered"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run iriscan");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"a http://a.example/1\n").unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1300));
+    input.write_all(b"b http://b.example/2\n").unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(0), "http://a.example/1\nhttp://b.example/2\n", "")
+    );
+}
