@@ -14,6 +14,7 @@ use std::io::{self, Write};
 
 use crate::each_line::Checked;
 use crate::json::{JsonPath, LineRecord, map_warning};
+use crate::progress;
 use crate::unique::Seen;
 
 /// Prints line verdicts to `out` (and the reasons of invalid lines to
@@ -98,7 +99,7 @@ impl<W: Write> LinePrinter<W> {
                 // written must not end the run.
                 self.out.flush()?;
                 let _ = writeln!(
-                    io::stderr().lock(),
+                    progress::message(),
                     "{}:{}: invalid IRI reference: {e}",
                     String::from_utf8_lossy(path),
                     c.line

@@ -561,7 +561,7 @@ fn warn_scanned(name: &str, summary: &Summary, utf16: Option<Utf16>) {
         && messages()
     {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: warning: NUL bytes between ASCII characters: this looks like UTF-16 without a byte order mark (try --encoding {utf16})"
         );
     }
@@ -575,7 +575,7 @@ fn warn_replacements(name: &str, charset: &Charset, replacements: u64) {
     warn_charset(name, charset);
     if replacements > 0 && messages() {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: warning: {replacements} malformed byte sequence{} for {charset}, replaced",
             if replacements == 1 { "" } else { "s" }
         );
@@ -589,7 +589,7 @@ fn warn_charset(name: &str, charset: &Charset) {
     if !messages() {
         return;
     }
-    let mut err = io::stderr().lock();
+    let mut err = progress::message();
     if let Some(declared) = charset.overridden_declaration() {
         let _ = writeln!(
             err,
@@ -610,7 +610,7 @@ fn warn_charset(name: &str, charset: &Charset) {
 fn note_skipped_binary(name: &str, nul: u64) {
     if messages() {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: binary file skipped (NUL byte at offset {nul}; -a scans it as text)"
         );
     }
@@ -623,7 +623,7 @@ fn warn_binary(name: &str, nul: Option<u64>) {
         && messages()
     {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: warning: binary file (NUL byte at offset {nul}), scanned as text"
         );
     }
@@ -634,7 +634,7 @@ fn warn_binary(name: &str, nul: Option<u64>) {
 fn report_read(name: &str, at: u64, err: &io::Error) {
     if messages() && interrupt::received().is_none() {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: read error after byte {at}: {err}"
         );
     }
@@ -643,14 +643,14 @@ fn report_read(name: &str, at: u64, err: &io::Error) {
 /// Reports an input that cannot be opened, with the OS reason.
 fn report_open(name: &str, err: &io::Error) {
     if messages() {
-        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: cannot open: {err}");
+        let _ = writeln!(progress::message(), "iriscan: {name}: cannot open: {err}");
     }
 }
 
 /// Reports a path that cannot be read, with the OS reason.
 fn report(name: &str, err: &io::Error) {
     if messages() {
-        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: {err}");
+        let _ = writeln!(progress::message(), "iriscan: {name}: {err}");
     }
 }
 

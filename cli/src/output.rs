@@ -20,6 +20,7 @@ use std::io::{self, Write};
 use iriscan::{Hit, NormalizeOptions, UriOptions, normalize};
 
 use crate::json::{HitRecord, JsonPath, Verdict, hit_warnings};
+use crate::progress;
 use crate::unique::Seen;
 
 /// The shape of the output.
@@ -161,7 +162,7 @@ impl<W: Write> HitPrinter<W> {
             // after the line it is about.
             self.out.flush()?;
             let _ = writeln!(
-                io::stderr().lock(),
+                progress::message(),
                 "iriscan: {}: warning: IRI at byte {at} truncated at --max-len {}",
                 String::from_utf8_lossy(path),
                 self.s.max_len

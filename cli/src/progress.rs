@@ -13,13 +13,14 @@
 //! before hits are written there and drawn again below them
 //! ([`ClearsProgress`], under standard output's buffer: only what reaches
 //! the terminal pays, and only while the display is drawn), so that a hit
-//! never shares a line with it.
+//! never shares a line with it. Messages on standard error do the same
+//! ([`message`]): each is written whole, the display cleared before it.
 
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, IsTerminal, Read, Write};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -109,6 +110,54 @@ fn terminal_of(stream: &impl IsTerminal) -> Terminal {
     stream.is_terminal().then_some(None)
 }
 
+/// The display of the run, for [`message`].
+static RUN: OnceLock<Progress> = OnceLock::new();
+
+/// A message for standard error: gathered, then written whole when
+/// dropped, the progress display cleared before it if it is drawn (so
+/// `let _ = writeln!(progress::message(), "…");` writes one line of its
+/// own).
+pub fn message() -> Message {
+    Message(Vec::new())
+}
+
+/// See [`message`].
+pub struct Message(Vec<u8>);
+
+impl Write for Message {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for Message {
+    fn drop(&mut self) {
+        // A message that cannot be written must not end the run.
+        let _ = write_clearing(RUN.get(), &mut io::stderr().lock(), &self.0);
+    }
+}
+
+/// Writes `text` to `out` in one go, clearing `progress` first (and drawing
+/// it again after) if it is drawn.
+fn write_clearing(
+    progress: Option<&Progress>,
+    out: &mut impl Write,
+    text: &[u8],
+) -> io::Result<()> {
+    if text.is_empty() {
+        return Ok(());
+    }
+    match progress {
+        Some(p) if p.drawn.load(Ordering::Relaxed) => p.bar.suspend(|| out.write_all(text)),
+        _ => out.write_all(text),
+    }
+}
+
 /// The progress display of one run (cheap to clone: shared).
 #[derive(Clone)]
 pub struct Progress {
@@ -124,7 +173,10 @@ pub struct Progress {
 impl Progress {
     /// The display of a run of `total` bytes (`None`: not known).
     pub fn new(total: Option<u64>) -> Progress {
-        Progress::with_terminal(total, io::stderr().is_terminal())
+        let progress = Progress::with_terminal(total, io::stderr().is_terminal());
+        // The first is the run's (there is one).
+        let _ = RUN.set(progress.clone());
+        progress
     }
 
     fn with_terminal(total: Option<u64>, terminal: bool) -> Progress {
@@ -376,6 +428,20 @@ mod tests {
         let hit = after.find("http://b.example/\n").expect("hit written");
         assert_eq!(&after[..hit], "<clear>", "{after:?}");
         assert!(after[hit..].contains("50%"), "{after:?}");
+        // A message too.
+        let before = screen.text().len();
+        write_clearing(
+            Some(&progress),
+            &mut screen.clone(),
+            b"iriscan: x: warning\n",
+        )
+        .unwrap();
+        let after = &screen.text()[before..];
+        assert!(
+            after.starts_with("<clear>iriscan: x: warning\n"),
+            "{after:?}"
+        );
+        assert!(after.contains("50%"), "{after:?}");
         progress.finish();
         assert!(screen.text().ends_with("<clear>"), "{}", screen.text());
     }
