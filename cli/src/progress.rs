@@ -9,24 +9,42 @@
 //! with the bytes scanned and the rate ([`Look`]). Both name the input
 //! being read.
 //!
-//! When standard output is the same terminal, the display is cleared
-//! before hits are written there and drawn again below them
-//! ([`ClearsProgress`], under standard output's buffer: only what reaches
-//! the terminal pays, and only while the display is drawn), so that a hit
-//! never shares a line with it. Messages on standard error do the same
-//! ([`message`]): each is written whole, the display cleared before it.
+//! When standard output is the same terminal, the display is taken off
+//! before hits are written there ([`ClearsProgress`], under standard
+//! output's buffer: only what reaches the terminal pays), and drawn again
+//! once the terminal has had no output for a quarter of a second
+//! ([`should_show`]), so
+//! that a hit never shares a line with it — and hits that come thick and
+//! fast are not slowed by a redraw each. Messages on standard error do the
+//! same ([`message`]): each is written whole, the display taken off first.
 
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, IsTerminal, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// How long a run goes before progress is shown.
 const DELAY: Duration = Duration::from_secs(1);
+
+/// How long the terminal goes without output before progress is shown
+/// again: a tick of the display (so that hits that come fast cost at most
+/// four redraws a second).
+const QUIET: Duration = Duration::from_millis(250);
+
+/// What erases the display's line (it is one line, the cursor at its end):
+/// a carriage return and ANSI "erase line", as indicatif writes it.
+const ERASE_LINE: &[u8] = b"\r\x1b[2K";
+
+/// Whether to draw the display now: standard error is a terminal, the
+/// display is not drawn, the run has gone on for [`DELAY`] and the
+/// terminal has had no output for [`QUIET`].
+pub fn should_show(terminal: bool, drawn: bool, run: Duration, since_output: Duration) -> bool {
+    terminal && !drawn && run > DELAY && since_output > QUIET
+}
 
 /// What the display looks like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,19 +160,16 @@ impl Drop for Message {
     }
 }
 
-/// Writes `text` to `out` in one go, clearing `progress` first (and drawing
-/// it again after) if it is drawn.
+/// Writes `text` to `out` (the terminal `progress` draws on, if it is
+/// given) in one go, the display taken off first if it is drawn.
 fn write_clearing(
     progress: Option<&Progress>,
     out: &mut impl Write,
     text: &[u8],
 ) -> io::Result<()> {
-    if text.is_empty() {
-        return Ok(());
-    }
     match progress {
-        Some(p) if p.drawn.load(Ordering::Relaxed) => p.bar.suspend(|| out.write_all(text)),
-        _ => out.write_all(text),
+        Some(p) => p.write_off_display(out, |out| out.write_all(text)),
+        None => out.write_all(text),
     }
 }
 
@@ -165,9 +180,15 @@ pub struct Progress {
     start: Instant,
     /// Whether standard error is a terminal (where the display may go).
     terminal: bool,
-    /// Whether the display is drawn: read on each write of standard output
-    /// to the same terminal, without a lock.
+    /// Whether the display is drawn, changed under `switch`; read without
+    /// the lock on each read to see whether to draw it.
     drawn: Arc<AtomicBool>,
+    /// Taken to draw or take off the display, and to write to its terminal
+    /// (so that the display is not drawn in the middle of a line).
+    switch: Arc<Mutex<()>>,
+    /// When output was last written to the terminal (milliseconds into
+    /// the run).
+    last_output: Arc<AtomicU64>,
 }
 
 impl Progress {
@@ -189,6 +210,8 @@ impl Progress {
             start: Instant::now(),
             terminal,
             drawn: Arc::new(AtomicBool::new(false)),
+            switch: Arc::new(Mutex::new(())),
+            last_output: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -209,24 +232,52 @@ impl Progress {
     /// Counts `n` more bytes read.
     pub fn advance(&self, n: usize) {
         self.bar.inc(n as u64);
-        if self.terminal
-            && !self.drawn.load(Ordering::Relaxed)
-            && self.start.elapsed() > DELAY
-            && self.show(ProgressDrawTarget::stderr_with_hz(4))
-        {
-            // Redrawn also while a read waits.
-            self.bar.enable_steady_tick(Duration::from_millis(250));
+        if self.terminal && !self.drawn.load(Ordering::Relaxed) {
+            let run = self.start.elapsed();
+            let since = run.saturating_sub(Duration::from_millis(
+                self.last_output.load(Ordering::Relaxed),
+            ));
+            if should_show(self.terminal, false, run, since)
+                && self.show(ProgressDrawTarget::stderr_with_hz(4))
+            {
+                // Redrawn also while a read waits.
+                self.bar.enable_steady_tick(Duration::from_millis(250));
+            }
         }
     }
 
     /// Starts drawing on `target`, unless the display is drawn already;
     /// returns whether it started.
     fn show(&self, target: ProgressDrawTarget) -> bool {
-        let start = !self.drawn.swap(true, Ordering::Relaxed);
+        let _switch = self.switch.lock().unwrap_or_else(|e| e.into_inner());
+        let start = !self.drawn.load(Ordering::Relaxed);
         if start {
             self.bar.set_draw_target(target);
+            self.drawn.store(true, Ordering::Relaxed);
         }
         start
+    }
+
+    /// Writes to `out`, the display's terminal, with `write`, the display
+    /// taken off first if it is drawn (its line erased); it is drawn again
+    /// once the terminal has been quiet for [`QUIET`].
+    fn write_off_display<W: Write, T>(
+        &self,
+        out: &mut W,
+        write: impl FnOnce(&mut W) -> io::Result<T>,
+    ) -> io::Result<T> {
+        let _switch = self.switch.lock().unwrap_or_else(|e| e.into_inner());
+        if self.drawn.load(Ordering::Relaxed) {
+            self.bar.disable_steady_tick();
+            // No draw after this: the line can be erased.
+            self.bar.set_draw_target(ProgressDrawTarget::hidden());
+            self.drawn.store(false, Ordering::Relaxed);
+            out.write_all(ERASE_LINE)?;
+        }
+        let r = write(out);
+        let now = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last_output.store(now, Ordering::Relaxed);
+        r
     }
 
     /// `out` (standard output's own writer), clearing the display before
@@ -245,9 +296,8 @@ impl Progress {
     }
 }
 
-/// A writer to the terminal the progress display is drawn on: while it is
-/// drawn, each write clears it first and draws it again after (indicatif's
-/// `suspend`); while it is not, a write costs one relaxed load more.
+/// A writer to the terminal the progress display is drawn on: each write
+/// takes the display off first if it is drawn (see the module docs).
 pub struct ClearsProgress<W> {
     inner: W,
     /// The display, when it shares the terminal.
@@ -255,10 +305,10 @@ pub struct ClearsProgress<W> {
 }
 
 impl<W: Write> ClearsProgress<W> {
-    fn around<T>(&mut self, f: impl FnOnce(&mut W) -> T) -> T {
+    fn around<T>(&mut self, f: impl FnOnce(&mut W) -> io::Result<T>) -> io::Result<T> {
         match &self.progress {
-            Some(p) if p.drawn.load(Ordering::Relaxed) => p.bar.suspend(|| f(&mut self.inner)),
-            _ => f(&mut self.inner),
+            None => f(&mut self.inner),
+            Some(p) => p.write_off_display(&mut self.inner, f),
         }
     }
 }
@@ -402,6 +452,19 @@ mod tests {
     }
 
     #[test]
+    fn the_display_is_drawn_after_a_second_of_run_and_of_quiet() {
+        let s = Duration::from_millis;
+        assert!(should_show(true, false, s(1500), s(1500)));
+        // Not on a pipe, not twice, not in the first second of the run,
+        // not within a quarter of a second of output to the terminal.
+        assert!(!should_show(false, false, s(1500), s(1500)));
+        assert!(!should_show(true, true, s(1500), s(1500)));
+        assert!(!should_show(true, false, s(500), s(1500)));
+        assert!(!should_show(true, false, s(5000), s(200)));
+        assert!(should_show(true, false, s(5000), s(300)));
+    }
+
+    #[test]
     fn a_hit_is_written_on_a_line_of_its_own() {
         let screen = Screen::default();
         let progress = Progress::with_terminal(Some(100), true);
@@ -414,7 +477,9 @@ mod tests {
         out.write_all(b"http://a.example/\n").unwrap();
         assert_eq!(screen.text(), "http://a.example/\n");
         // (No steady tick: each draw is the test's.)
-        assert!(progress.show(ProgressDrawTarget::term_like(Box::new(screen.clone()))));
+        let on_screen = || ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        assert!(progress.show(on_screen()));
+        assert!(!progress.show(on_screen()), "drawn once");
         progress.advance(50);
         progress.bar.force_draw();
         let drawn = screen.text();
@@ -422,27 +487,35 @@ mod tests {
             drawn.contains("50%") && drawn.trim_end().ends_with("big.txt"),
             "{drawn}"
         );
-        // Drawn: cleared before the hit, drawn again below it.
+        // Drawn: its line erased before the hit, and not drawn again at
+        // once (hits that come fast are not slowed by redraws).
         out.write_all(b"http://b.example/\n").unwrap();
-        let after = &screen.text()[drawn.len()..];
-        let hit = after.find("http://b.example/\n").expect("hit written");
-        assert_eq!(&after[..hit], "<clear>", "{after:?}");
-        assert!(after[hit..].contains("50%"), "{after:?}");
-        // A message too.
-        let before = screen.text().len();
+        out.write_all(b"http://c.example/\n").unwrap();
+        progress.bar.force_draw();
+        assert_eq!(
+            &screen.text()[drawn.len()..],
+            "\r\x1b[2Khttp://b.example/\nhttp://c.example/\n"
+        );
+        assert!(!progress.drawn.load(Ordering::Relaxed));
+        // A message too, drawn or not.
+        assert!(progress.show(on_screen()));
+        progress.bar.force_draw();
+        let drawn = screen.text();
         write_clearing(
             Some(&progress),
             &mut screen.clone(),
             b"iriscan: x: warning\n",
         )
         .unwrap();
-        let after = &screen.text()[before..];
-        assert!(
-            after.starts_with("<clear>iriscan: x: warning\n"),
-            "{after:?}"
+        write_clearing(
+            Some(&progress),
+            &mut screen.clone(),
+            b"iriscan: y: warning\n",
+        )
+        .unwrap();
+        assert_eq!(
+            &screen.text()[drawn.len()..],
+            "\r\x1b[2Kiriscan: x: warning\niriscan: y: warning\n"
         );
-        assert!(after.contains("50%"), "{after:?}");
-        progress.finish();
-        assert!(screen.text().ends_with("<clear>"), "{}", screen.text());
     }
 }
