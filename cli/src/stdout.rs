@@ -3,8 +3,8 @@
 //! `--line-buffered` asks, block-buffered otherwise (a pipe or a file:
 //! fewer system calls); `--block-buffered` forces blocks (docs/rules.md §4).
 //! It counts the bytes written, for `--stats`. Below the buffer, what
-//! reaches a terminal clears the progress display first when it is drawn
-//! there ([`crate::progress::ClearsProgress`]).
+//! reaches the terminal the progress display is drawn on takes the display
+//! off first ([`crate::progress::ClearsProgress`]).
 
 use std::io::{self, BufWriter, IsTerminal, LineWriter, Write};
 
