@@ -13,7 +13,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::each_line::Checked;
-use crate::json::{LineRecord, map_warning};
+use crate::json::{JsonPath, LineRecord, map_warning};
+use crate::progress;
 use crate::unique::Seen;
 
 /// Prints line verdicts to `out` (and the reasons of invalid lines to
@@ -52,7 +53,7 @@ impl<W: Write> LinePrinter<W> {
         self.invalid
     }
 
-    pub fn line(&mut self, path: &str, c: &Checked<'_>) -> io::Result<()> {
+    pub fn line(&mut self, path: &[u8], c: &Checked<'_>) -> io::Result<()> {
         let valid = c.error.is_none();
         self.found |= valid;
         self.invalid |= !valid;
@@ -65,7 +66,7 @@ impl<W: Write> LinePrinter<W> {
         }
         if self.json {
             let record = LineRecord {
-                path,
+                path: JsonPath(path),
                 line: c.line,
                 input: match c.text {
                     Some(t) => Cow::Borrowed(t),
@@ -87,7 +88,8 @@ impl<W: Write> LinePrinter<W> {
             return self.out.write_all(b"\n");
         }
         if self.with_path {
-            write!(self.out, "{path}:")?;
+            self.out.write_all(path)?;
+            self.out.write_all(b":")?;
         }
         match (&c.error, c.output()) {
             (None, Some(out)) => self.out.write_all(out.as_bytes())?,
@@ -97,8 +99,9 @@ impl<W: Write> LinePrinter<W> {
                 // written must not end the run.
                 self.out.flush()?;
                 let _ = writeln!(
-                    io::stderr().lock(),
-                    "{path}:{}: invalid IRI reference: {e}",
+                    progress::message(),
+                    "{}:{}: invalid IRI reference: {e}",
+                    String::from_utf8_lossy(path),
                     c.line
                 );
             }

@@ -159,7 +159,8 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     let binary = args.binary_rules(encoding);
     let with_path = args.with_path(Walk::several_inputs(&args.paths));
     let buffering = Buffering::choose(args.line_buffered, args.block_buffered);
-    let out = Stdout::new(buffering);
+    let progress = Progress::new(progress::known_total(&args.paths));
+    let out = Stdout::new(buffering, &progress);
     // Input read as it arrives is scanned as it arrives when each hit is
     // to show at once, or when the first hit ends the run (`-q`).
     let incremental = buffering == Buffering::Line || args.quiet;
@@ -178,7 +179,6 @@ fn run(args: &Args) -> anyhow::Result<Status> {
             .use_current_thread()
             .build_global();
     }
-    let progress = Progress::new();
     let mut failed = false;
     let mut batch: Vec<Input> = Vec::new();
     let mut walk = walk.peekable();
@@ -389,6 +389,7 @@ impl<W: Write> Run<W> {
                 } else {
                     &*searcher
                 };
+                let path = input.path_bytes();
                 let r = scan::scan_input(
                     reader,
                     name,
@@ -398,8 +399,8 @@ impl<W: Write> Run<W> {
                         binary,
                         incremental,
                     },
-                    |hit| renderer.render(name, hit),
-                    |rendered| printer.emit(name, rendered),
+                    |hit| renderer.render(path, hit),
+                    |rendered| printer.emit(path, rendered),
                 );
                 let failed = match r {
                     Ok(Scanned::Whole {
@@ -416,7 +417,7 @@ impl<W: Write> Run<W> {
                     }
                     Err(e) => read_failed(&input.name, e)?,
                 };
-                printer.end_input(&input.name)?;
+                printer.end_input(path)?;
                 Ok(failed)
             }
             Job::Lines(opts, encoding, printer) => {
@@ -466,8 +467,9 @@ impl<W: Write> Run<W> {
                         return Ok(true);
                     }
                 };
-                let r =
-                    each_line::scan_lines(&mut decoded, opts, |c| printer.line(&input.name, &c));
+                let r = each_line::scan_lines(&mut decoded, opts, |c| {
+                    printer.line(input.path_bytes(), &c)
+                });
                 // Malformed bytes need no warning here: each line that holds
                 // one is reported as invalid.
                 let failed = match r {
@@ -521,7 +523,7 @@ impl<W: Write> Run<W> {
                 let name = input.name.as_str();
                 let check = binary.check(input.walked);
                 scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
-                    renderer.render(name, hit)
+                    renderer.render(input.path_bytes(), hit)
                 })
                 .map_err(|e| match e {
                     InputError::Read { at, err } => Failed::Read(at, err),
@@ -545,11 +547,11 @@ impl<W: Write> Run<W> {
                 }) => {
                     scanned_whole(&input.name, stats, &summary, nul, utf16);
                     for r in rendered {
-                        if !printer.emit(&input.name, r)? {
+                        if !printer.emit(input.path_bytes(), r)? {
                             break;
                         }
                     }
-                    printer.end_input(&input.name)?;
+                    printer.end_input(input.path_bytes())?;
                 }
                 Err(Failed::Open(err)) => {
                     report_open(&input.name, &err);
@@ -612,7 +614,7 @@ fn warn_scanned(name: &str, summary: &Summary, utf16: Option<Utf16>) {
         && messages()
     {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: warning: NUL bytes between ASCII characters: this looks like UTF-16 without a byte order mark (try --encoding {utf16})"
         );
     }
@@ -626,7 +628,7 @@ fn warn_replacements(name: &str, charset: &Charset, replacements: u64) {
     warn_charset(name, charset);
     if replacements > 0 && messages() {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: warning: {replacements} malformed byte sequence{} for {charset}, replaced",
             if replacements == 1 { "" } else { "s" }
         );
@@ -640,7 +642,7 @@ fn warn_charset(name: &str, charset: &Charset) {
     if !messages() {
         return;
     }
-    let mut err = io::stderr().lock();
+    let mut err = progress::message();
     if let Some(declared) = charset.overridden_declaration() {
         let _ = writeln!(
             err,
@@ -661,7 +663,7 @@ fn warn_charset(name: &str, charset: &Charset) {
 fn note_skipped_binary(name: &str, nul: u64) {
     if messages() {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: binary file skipped (NUL byte at offset {nul}; -a scans it as text)"
         );
     }
@@ -674,7 +676,7 @@ fn warn_binary(name: &str, nul: Option<u64>) {
         && messages()
     {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: warning: binary file (NUL byte at offset {nul}), scanned as text"
         );
     }
@@ -691,10 +693,10 @@ fn report_read(name: &str, at: u64, err: &io::Error) {
         && interrupt::received().is_none()
     {
         // Its message says where, in the decompressed bytes.
-        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: {err}");
+        let _ = writeln!(progress::message(), "iriscan: {name}: {err}");
     } else if messages() && interrupt::received().is_none() {
         let _ = writeln!(
-            io::stderr().lock(),
+            progress::message(),
             "iriscan: {name}: read error after byte {at}: {err}"
         );
     }
@@ -703,14 +705,14 @@ fn report_read(name: &str, at: u64, err: &io::Error) {
 /// Reports an input that cannot be opened, with the OS reason.
 fn report_open(name: &str, err: &io::Error) {
     if messages() {
-        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: cannot open: {err}");
+        let _ = writeln!(progress::message(), "iriscan: {name}: cannot open: {err}");
     }
 }
 
 /// Reports a path that cannot be read, with the OS reason.
 fn report(name: &str, err: &io::Error) {
     if messages() {
-        let _ = writeln!(io::stderr().lock(), "iriscan: {name}: {err}");
+        let _ = writeln!(progress::message(), "iriscan: {name}: {err}");
     }
 }
 

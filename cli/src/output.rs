@@ -19,7 +19,8 @@ use std::io::{self, Write};
 
 use iriscan::{Hit, NormalizeOptions, UriOptions, normalize};
 
-use crate::json::{HitRecord, Verdict, hit_warnings};
+use crate::json::{HitRecord, JsonPath, Verdict, hit_warnings};
+use crate::progress;
 use crate::unique::Seen;
 
 /// The shape of the output.
@@ -125,11 +126,12 @@ impl<W: Write> HitPrinter<W> {
         }
     }
 
-    /// Prints (or counts) a rendered hit of the input `path`, unless it is
+    /// Prints (or counts) a rendered hit of the input `path` (its bytes as
+    /// printed: [`crate::walk::Input::path_bytes`]), unless it is
     /// an invalid one without `--invalid` or its key was printed already
     /// with `--unique`; returns whether to go on reading the input (not
     /// after `-m N` hits, nor after the first with `-l` or `-q`).
-    pub fn emit(&mut self, path: &str, r: Rendered) -> io::Result<bool> {
+    pub fn emit(&mut self, path: &[u8], r: Rendered) -> io::Result<bool> {
         if self.s.max_count.is_some_and(|m| self.count >= m) {
             return Ok(false);
         }
@@ -148,7 +150,7 @@ impl<W: Write> HitPrinter<W> {
             Mode::Count => {}
             Mode::Plain | Mode::Json => self.out.write_all(&r.line)?,
             Mode::Files => {
-                self.out.write_all(path.as_bytes())?;
+                self.out.write_all(path)?;
                 self.out
                     .write_all(if self.s.null { b"\0" } else { b"\n" })?;
                 return Ok(false);
@@ -160,8 +162,9 @@ impl<W: Write> HitPrinter<W> {
             // after the line it is about.
             self.out.flush()?;
             let _ = writeln!(
-                io::stderr().lock(),
-                "iriscan: {path}: warning: IRI at byte {at} truncated at --max-len {}",
+                progress::message(),
+                "iriscan: {}: warning: IRI at byte {at} truncated at --max-len {}",
+                String::from_utf8_lossy(path),
                 self.s.max_len
             );
         }
@@ -170,13 +173,13 @@ impl<W: Write> HitPrinter<W> {
 
     /// Ends the input `path`: prints its count (with `--count`) and
     /// flushes.
-    pub fn end_input(&mut self, path: &str) -> io::Result<()> {
+    pub fn end_input(&mut self, path: &[u8]) -> io::Result<()> {
         if self.count > 0 {
             self.inputs_with_hits += 1;
         }
         if self.s.mode == Mode::Count {
             if self.s.with_path {
-                self.out.write_all(path.as_bytes())?;
+                self.out.write_all(path)?;
                 self.out.write_all(if self.s.null { b"\0" } else { b":" })?;
             }
             writeln!(self.out, "{}", self.count)?;
@@ -227,7 +230,7 @@ pub struct Renderer {
 impl Renderer {
     /// Renders one hit of the input `path`: the IRI — or the URI with
     /// `--uri`, or its normal form with `--normalize` — or its JSON record.
-    pub fn render(&self, path: &str, hit: &Hit<'_>) -> Rendered {
+    pub fn render(&self, path: &[u8], hit: &Hit<'_>) -> Rendered {
         let valid = hit.is_valid();
         let mut r = Rendered {
             valid,
@@ -271,7 +274,7 @@ impl Renderer {
                 let out = &mut r.line;
                 out.reserve(path.len() + shown.len() + 2);
                 if self.with_path {
-                    out.extend_from_slice(path.as_bytes());
+                    out.extend_from_slice(path);
                     out.push(if self.null { 0 } else { b':' });
                 }
                 if self.line || self.column {
@@ -299,8 +302,9 @@ impl Renderer {
                     Some((r, at)) => (Some(r), Some(at)),
                     None => (None, None),
                 };
+                let charset = hit.document_charset();
                 let record = HitRecord {
-                    path,
+                    path: JsonPath(path),
                     start: hit.start(),
                     end: hit.end(),
                     line: hit.line(),
@@ -309,7 +313,9 @@ impl Renderer {
                     iri: hit.iri(),
                     uri: &m.uri,
                     kind: hit.kind().as_str(),
-                    charset: hit.document_encoding().name(),
+                    charset: charset.name(),
+                    charset_source: charset.source(),
+                    charset_declared: charset.overridden_declaration().map(|e| e.name()),
                     normalized: normalized.clone(),
                     verdict: self.invalid.then_some(Verdict {
                         valid,

@@ -2,9 +2,13 @@
 //! terminal (each hit shows as soon as it is found) or when
 //! `--line-buffered` asks, block-buffered otherwise (a pipe or a file:
 //! fewer system calls); `--block-buffered` forces blocks (docs/rules.md §4).
-//! It counts the bytes written, for `--stats`.
+//! It counts the bytes written, for `--stats`. Below the buffer, what
+//! reaches the terminal the progress display is drawn on takes the display
+//! off first ([`crate::progress::ClearsProgress`]).
 
 use std::io::{self, BufWriter, IsTerminal, LineWriter, Write};
+
+use crate::progress::{ClearsProgress, Progress};
 
 /// How standard output is buffered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,13 +41,14 @@ pub struct Stdout {
 }
 
 enum Inner {
-    Line(LineWriter<io::StdoutLock<'static>>),
-    Block(BufWriter<io::StdoutLock<'static>>),
+    Line(LineWriter<ClearsProgress<io::StdoutLock<'static>>>),
+    Block(BufWriter<ClearsProgress<io::StdoutLock<'static>>>),
 }
 
 impl Stdout {
-    pub fn new(buffering: Buffering) -> Stdout {
-        let lock = io::stdout().lock();
+    /// Standard output, keeping its lines off `progress`'s.
+    pub fn new(buffering: Buffering, progress: &Progress) -> Stdout {
+        let lock = progress.clearing(io::stdout().lock());
         Stdout {
             inner: match buffering {
                 Buffering::Line => Inner::Line(LineWriter::new(lock)),

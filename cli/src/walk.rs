@@ -43,9 +43,10 @@ pub enum Source {
 /// One input to scan.
 #[derive(Debug)]
 pub struct Input {
-    /// The name printed in `PATH:` prefixes, JSON and messages: the path as
-    /// given (joined with the entry names below a directory argument), or
-    /// [`STDIN_NAME`]. Not-UTF-8 bytes of a file name are shown as U+FFFD.
+    /// The name messages give: the path as given (joined with the entry
+    /// names below a directory argument), or [`STDIN_NAME`]. Not-UTF-8
+    /// bytes of a file name are shown as U+FFFD; the output prints
+    /// [`Input::path_bytes`] instead.
     pub name: String,
     pub source: Source,
     /// Found by walking a directory (not named on the command line): a
@@ -89,6 +90,17 @@ impl Input {
             Source::File(p) => fs::File::open(p)
                 .and_then(|f| decompress::file_format(&f))
                 .is_ok_and(|format| format.is_some()),
+        }
+    }
+
+    /// The name the output prints (`PATH:` prefixes, `-l`, JSON): on Unix
+    /// the path's own bytes, so that a hit leads back to its file whatever
+    /// bytes its name holds (docs/rules.md §4); elsewhere `name`.
+    pub fn path_bytes(&self) -> &[u8] {
+        match &self.source {
+            #[cfg(unix)]
+            Source::File(p) => std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()),
+            _ => self.name.as_bytes(),
         }
     }
 

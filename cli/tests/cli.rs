@@ -105,7 +105,17 @@ fn set<'a>(names: &[&'a str]) -> BTreeSet<&'a str> {
 }
 
 const HIT_FIELDS: &[&str] = &[
-    "path", "start", "end", "line", "column", "text", "iri", "uri", "kind", "charset",
+    "path",
+    "start",
+    "end",
+    "line",
+    "column",
+    "text",
+    "iri",
+    "uri",
+    "kind",
+    "charset",
+    "charset_source",
 ];
 
 /// A UTF-8 file in several scripts, with CRLF line endings, a `<…>` IRI
@@ -2151,4 +2161,190 @@ fn utf16_without_a_bom_is_binary_to_a_walk_and_hinted_when_named() {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Raw paths, JSON charset, progress (issue 13 items 6, 7)
+
+#[test]
+fn json_says_how_the_charset_was_chosen() {
+    let dir = TempDir::new("charset-source");
+    let (latin, _, _) = encoding_rs::WINDOWS_1252.encode(
+        "Le café crème brûlé de l'été, voir http://example.fr/menu?plat=crème et à bientôt.\n",
+    );
+    dir.write("guessed.txt", &latin);
+    dir.write(
+        "declared.xml",
+        "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<p>写真: https://photos.example.org/アルバム</p>\n",
+    );
+    dir.write("bom.txt", b"\xef\xbb\xbfhttp://example.org/bom\n");
+    dir.write("plain.txt", "東京 http://example.org/東京\n");
+    /// A file, extra arguments, then `charset`, `charset_source` and
+    /// `charset_declared`.
+    type Case<'a> = (&'a str, &'a [&'a str], &'a str, &'a str, Option<&'a str>);
+    let cases: &[Case] = &[
+        ("guessed.txt", &[], "windows-1252", "detected", None),
+        ("declared.xml", &[], "UTF-8", "validated", Some("EUC-JP")),
+        ("bom.txt", &[], "UTF-8", "BOM", None),
+        ("plain.txt", &[], "UTF-8", "validated", None),
+        (
+            "guessed.txt",
+            &["-E", "latin1"],
+            "windows-1252",
+            "given",
+            None,
+        ),
+        ("plain.txt", &["-E", "utf-8"], "UTF-8", "given", None),
+    ];
+    for threads in ["1", "2"] {
+        for &(file, extra, charset, source, declared) in cases {
+            let mut args = vec!["--json", "-j", threads];
+            args.extend_from_slice(extra);
+            args.push(file);
+            let r = run_in(dir.path(), &args, b"");
+            let hits = r.json();
+            assert_eq!((r.status, hits.len()), (0, 1), "{args:?}: {r:?}");
+            let h = &hits[0];
+            assert_eq!(
+                (&h["charset"], &h["charset_source"]),
+                (&Value::from(charset), &Value::from(source)),
+                "{args:?}"
+            );
+            let mut fields = set(HIT_FIELDS);
+            if let Some(declared) = declared {
+                assert_eq!(h["charset_declared"], declared, "{args:?}");
+                fields.insert("charset_declared");
+            }
+            assert_eq!(keys(h), fields, "{args:?}");
+            // Standard error tells the same to a person: a guess and an
+            // overridden declaration, nothing else.
+            let told = match source {
+                "detected" => r.stderr.contains("charset guessed: windows-1252"),
+                _ if declared.is_some() => r.stderr.contains("declared EUC-JP"),
+                _ => r.stderr.is_empty(),
+            };
+            assert!(told, "{args:?}: {}", r.stderr);
+        }
+    }
+    // Standard input too, read as it arrives.
+    let r = run_in(dir.path(), &["--json", "--line-buffered"], &latin);
+    assert_eq!(r.json()[0]["charset_source"], "detected");
+}
+
+/// Runs the program in `dir` with arguments that need not be UTF-8;
+/// returns the exit status, standard output's bytes and standard error.
+#[cfg(unix)]
+fn run_os(dir: &Path, args: &[&std::ffi::OsStr]) -> (i32, Vec<u8>, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run iriscan");
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8 stderr");
+    (out.status.code().expect("exited"), out.stdout, stderr)
+}
+
+#[cfg(unix)]
+#[test]
+fn paths_that_are_not_utf8_are_printed_as_their_bytes() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = TempDir::new("raw-paths");
+    let raw = OsStr::from_bytes(b"d/a\xffb.txt");
+    std::fs::create_dir_all(dir.path().join("d")).unwrap();
+    if std::fs::write(dir.path().join(raw), "x http://a.example/1\n").is_err() {
+        // A file system that takes UTF-8 names only: nothing to test.
+        return;
+    }
+    dir.write("d/ok.txt", "y http://b.example/2\n");
+    let (d, ok) = (OsStr::new("d"), OsStr::new("d/ok.txt"));
+    let os = |s: &'static str| OsStr::new(s);
+    for threads in ["1", "2"] {
+        let j = [os("-j"), os(threads)];
+        let with = |args: &[&OsStr], paths: &[&OsStr]| {
+            let mut all = j.to_vec();
+            all.extend_from_slice(args);
+            all.extend_from_slice(paths);
+            run_os(dir.path(), &all)
+        };
+        // Walked and named, the same bytes.
+        for paths in [vec![d], vec![raw, ok]] {
+            let (status, out, err) = with(&[], &paths);
+            assert_eq!((status, err.as_str()), (0, ""));
+            assert_eq!(
+                out,
+                b"d/a\xffb.txt:http://a.example/1\nd/ok.txt:http://b.example/2\n"
+            );
+            let (_, out, _) = with(&[os("-l")], &paths);
+            assert_eq!(out, b"d/a\xffb.txt\nd/ok.txt\n");
+            let (_, out, _) = with(&[os("-l"), os("-0")], &paths);
+            assert_eq!(out, b"d/a\xffb.txt\0d/ok.txt\0");
+            let (_, out, _) = with(&[os("-0")], &paths);
+            assert_eq!(
+                out,
+                b"d/a\xffb.txt\0http://a.example/1\nd/ok.txt\0http://b.example/2\n"
+            );
+            let (_, out, _) = with(&[os("-c")], &paths);
+            assert_eq!(out, b"d/a\xffb.txt:1\nd/ok.txt:1\n");
+            // JSON: bytes in base64 when not UTF-8, a string else.
+            let (_, out, _) = with(&[os("--json")], &paths);
+            let hits: Vec<Value> = out
+                .split(|&b| b == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(|l| serde_json::from_slice(l).unwrap())
+                .collect();
+            assert_eq!(hits.len(), 2);
+            assert_eq!(
+                hits[0]["path"],
+                serde_json::json!({"bytes": "ZC9h/2IudHh0"})
+            );
+            assert_eq!(hits[1]["path"], "d/ok.txt");
+        }
+        // One file named alone, with -H.
+        let (_, out, _) = with(&[os("-H")], &[raw]);
+        assert_eq!(out, b"d/a\xffb.txt:http://a.example/1\n");
+        // --each-line: plain and JSON.
+        let (_, out, _) = with(&[os("--each-line"), os("-H")], &[raw]);
+        assert_eq!(out, b"d/a\xffb.txt:\n");
+        let (_, out, err) = with(&[os("--each-line"), os("--json")], &[raw]);
+        let line: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(line["path"], serde_json::json!({"bytes": "ZC9h/2IudHh0"}));
+        assert_eq!(err, "");
+        // Messages on standard error stay text: U+FFFD for the byte.
+        let (_, _, err) = with(&[os("--each-line")], &[raw]);
+        assert!(
+            err.starts_with("d/a\u{fffd}b.txt:1: invalid IRI reference"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn no_progress_display_on_a_pipe_even_after_the_delay() {
+    // Input that arrives over more than the second after which a terminal
+    // would show progress: on a pipe, standard error stays empty.
+    let mut child = Command::new(BIN)
+        .args(["--line-buffered"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run iriscan");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"a http://a.example/1\n").unwrap();
+    input.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1300));
+    input.write_all(b"b http://b.example/2\n").unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(0), "http://a.example/1\nhttp://b.example/2\n", "")
+    );
 }

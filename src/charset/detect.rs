@@ -182,6 +182,38 @@ impl Charset {
         }
     }
 
+    /// `encoding`, chosen by the rule `source`, with no byte order mark
+    /// and no overridden declaration: what a structured format decides for
+    /// a piece of a document (a mail part declared `charset=Shift_JIS`, or
+    /// valid UTF-8).
+    pub(crate) fn chosen(encoding: &'static Encoding, source: CharsetSource) -> Charset {
+        Charset {
+            encoding,
+            source,
+            bom_len: 0,
+            overridden: None,
+        }
+    }
+
+    /// The same charset, noting that the bytes overrode a declaration of
+    /// `declared` (see [`Charset::overridden_declaration`]).
+    pub(crate) fn overriding(mut self, declared: &'static Encoding) -> Charset {
+        self.overridden = Some(declared);
+        self
+    }
+
+    /// UTF-8 as the caller's choice: the charset of the hits of the slice
+    /// path ([`Finder::find_iter`](crate::Finder::find_iter)), whose input
+    /// is UTF-8 by the caller's say.
+    pub(crate) fn utf8_given() -> Charset {
+        Charset {
+            encoding: encoding_rs::UTF_8,
+            source: CharsetSource::Label,
+            bom_len: 0,
+            overridden: None,
+        }
+    }
+
     /// The charset a declaration in the document named, when the bytes
     /// said otherwise: valid UTF-8 under a `<meta charset=EUC-JP>` (a file
     /// converted but not relabelled) is read as UTF-8, and this is

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use encoding_rs::Encoding;
 
+use crate::charset::detect::Charset;
 use crate::find::scanner::{Candidate, Kind};
 use crate::iri::components::{Components, PackedComponents};
 use crate::iri::parse::{ParseError, Rule, Syntax, parse};
@@ -81,7 +82,8 @@ pub struct Hit<'h> {
     truncated: bool,
     line: u64,
     column: u64,
-    document: &'static Encoding,
+    /// The charset of the document, and how it was chosen.
+    document: Charset,
     verdict: Verdict,
 }
 
@@ -177,7 +179,7 @@ impl<'h> Hit<'h> {
             truncated: c.truncated,
             line: 1,
             column: c.start as u64 + 1,
-            document: encoding_rs::UTF_8,
+            document: Charset::utf8_given(),
             verdict,
         }
     }
@@ -194,14 +196,35 @@ impl<'h> Hit<'h> {
     }
 
     /// Records the charset of the document the hit was found in.
-    pub(crate) fn in_document(mut self, encoding: &'static Encoding) -> Hit<'h> {
-        self.document = encoding;
+    pub(crate) fn in_document(mut self, charset: Charset) -> Hit<'h> {
+        self.document = charset;
         self
     }
 
     /// The charset of the document the hit was found in (UTF-8 for the
     /// slice path, which reads UTF-8).
     pub fn document_encoding(&self) -> &'static Encoding {
+        self.document.encoding()
+    }
+
+    /// The charset of the document the hit was found in and how it was
+    /// chosen ([`CharsetSource`](crate::CharsetSource)): a tool can say
+    /// which hits come from a guessed charset. The slice path reads UTF-8
+    /// because its caller chose it: `UTF-8`, given.
+    ///
+    /// ```
+    /// use iriscan::{CharsetSource, Finder, Hit, Searcher};
+    /// let latin1 = b"caf\xe9 cr\xe8me br\xfbl\xe9e: http://example.fr/x \xe6";
+    /// let mut charsets = Vec::new();
+    /// Searcher::new(Finder::new())
+    ///     .scan_reader(&latin1[..], |hit: &Hit| {
+    ///         charsets.push(hit.document_charset());
+    ///         Ok(true)
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(charsets[0].source(), CharsetSource::Detector);
+    /// ```
+    pub fn document_charset(&self) -> Charset {
         self.document
     }
 
@@ -320,8 +343,9 @@ impl<'h> Hit<'h> {
     /// assert!(mapped.warnings.is_empty());
     /// ```
     pub fn to_uri(&self, opts: &UriOptions) -> Mapped<'_> {
-        if opts.document_encoding().is_none() && self.document != encoding_rs::UTF_8 {
-            to_uri(self.iri(), &opts.query_encoding(self.document))
+        let document = self.document.encoding();
+        if opts.document_encoding().is_none() && document != encoding_rs::UTF_8 {
+            to_uri(self.iri(), &opts.query_encoding(document))
         } else {
             to_uri(self.iri(), opts)
         }

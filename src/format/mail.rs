@@ -59,6 +59,7 @@ use mail_parser::{
 use encoding_rs::UTF_8;
 
 use crate::Finder;
+use crate::charset::detect::{Charset, CharsetSource};
 use crate::format::html_text::html_text;
 use crate::format::part_charset::part_text;
 use crate::format::structured_hit::{Origin, Source, StructuredHit};
@@ -580,12 +581,19 @@ impl<'a> Walk<'a> {
             ));
             let encoded = memchr::memmem::find(value, b"=?").is_some();
             if is_link || !encoded {
-                self.scan(value, origin, place.verbatim.then_some(start), UTF_8);
+                self.scan(
+                    value,
+                    origin,
+                    place.verbatim.then_some(start),
+                    header_charset(),
+                );
             } else {
                 match &header.value {
-                    HeaderValue::Text(text) => self.scan(text.as_bytes(), origin, None, UTF_8),
+                    HeaderValue::Text(text) => {
+                        self.scan(text.as_bytes(), origin, None, header_charset())
+                    }
                     HeaderValue::TextList(list) => {
-                        self.scan(list.join(", ").as_bytes(), origin, None, UTF_8)
+                        self.scan(list.join(", ").as_bytes(), origin, None, header_charset())
                     }
                     _ => {}
                 }
@@ -632,24 +640,18 @@ impl<'a> Walk<'a> {
             text.as_bytes(),
             origin,
             verbatim.then_some(start),
-            chosen.encoding,
+            chosen.charset,
         );
     }
 
-    /// Scans one piece of text in the document charset `encoding`; `at` is
+    /// Scans one piece of text in the document charset `charset`; `at` is
     /// its offset in the message bytes when it is there verbatim.
-    fn scan(
-        &mut self,
-        text: &[u8],
-        origin: Arc<Origin>,
-        at: Option<usize>,
-        encoding: &'static encoding_rs::Encoding,
-    ) {
+    fn scan(&mut self, text: &[u8], origin: Arc<Origin>, at: Option<usize>, charset: Charset) {
         for hit in self.scanner.finder.find_iter(text) {
             let raw =
                 at.map(|at| (self.to_input)(at + hit.start())..(self.to_input)(at + hit.end()));
             self.out.hits.push(StructuredHit::new(
-                hit.in_document(encoding).into_owned(),
+                hit.in_document(charset).into_owned(),
                 origin.clone(),
                 raw,
             ));
@@ -689,4 +691,10 @@ fn media_type(part: &MessagePart<'_>) -> Arc<str> {
         },
         None => "text/plain".into(),
     }
+}
+
+/// The charset of a header's hits: header text is ASCII or UTF-8 (RFC
+/// 6532), and encoded words come out of the parser as UTF-8.
+fn header_charset() -> Charset {
+    Charset::chosen(UTF_8, CharsetSource::Utf8)
 }

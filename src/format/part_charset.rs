@@ -25,7 +25,7 @@ use mail_parser::decoders::base64::base64_decode;
 use mail_parser::decoders::quoted_printable::quoted_printable_decode;
 use mail_parser::{MessagePart, MimeHeaders};
 
-use crate::charset::detect::detect;
+use crate::charset::detect::{Charset, CharsetSource, detect};
 
 /// How a part's text is to be read: the parser's text, or the part decoded
 /// again; and the charset it is in.
@@ -33,9 +33,10 @@ pub(crate) struct PartText {
     /// The text decoded again, when the rules chose another charset than
     /// the parser did.
     pub(crate) redecoded: Option<String>,
-    /// The part's charset (UTF-8 for UTF-7, which the Encoding Standard
-    /// does not know: its IRIs are mapped as UTF-8).
-    pub(crate) encoding: &'static Encoding,
+    /// The part's charset and the rule that chose it (UTF-8 for UTF-7,
+    /// which the Encoding Standard does not know: its IRIs are mapped as
+    /// UTF-8).
+    pub(crate) charset: Charset,
 }
 
 /// Chooses the charset of a text part whose parser-decoded text is
@@ -46,13 +47,13 @@ pub(crate) fn part_text(part: &MessagePart<'_>, raw: &[u8], parsed: &str) -> Par
         .and_then(|ct| ct.attribute("charset"))
         .map(str::trim);
     let declared = declared_label.and_then(|l| Encoding::for_label(l.as_bytes()));
-    let keep = |encoding| PartText {
+    let keep = |encoding, source| PartText {
         redecoded: None,
-        encoding,
+        charset: Charset::chosen(encoding, source),
     };
     let utf7 = declared_label.is_some_and(|l| l.eq_ignore_ascii_case("utf-7"));
     if declared == Some(UTF_8) || utf7 {
-        return keep(UTF_8);
+        return keep(UTF_8, CharsetSource::Declaration);
     }
     if let Some(declared) = declared {
         // Declared in a legacy charset: UTF-8 only if the bytes are valid
@@ -60,38 +61,38 @@ pub(crate) fn part_text(part: &MessagePart<'_>, raw: &[u8], parsed: &str) -> Par
         // ASCII bytes, unless the charset is a 7-bit one like ISO-2022-JP,
         // whose bytes are never UTF-8 with non-ASCII characters).
         if parsed.is_ascii() {
-            return keep(declared);
+            return keep(declared, CharsetSource::Declaration);
         }
         return match transfer_decoded(part, raw) {
             Some(bytes) if !bytes.is_ascii() => match String::from_utf8(bytes) {
                 Ok(utf8) => PartText {
                     redecoded: Some(utf8),
-                    encoding: UTF_8,
+                    charset: Charset::chosen(UTF_8, CharsetSource::Utf8).overriding(declared),
                 },
-                Err(_) => keep(declared),
+                Err(_) => keep(declared, CharsetSource::Declaration),
             },
-            _ => keep(declared),
+            _ => keep(declared, CharsetSource::Declaration),
         };
     }
     if !parsed.contains(['\u{FFFD}', '\u{1B}']) {
         // No declaration, and valid UTF-8 (or ASCII): read as such.
-        return keep(UTF_8);
+        return keep(UTF_8, CharsetSource::Utf8);
     }
     let Some(bytes) = transfer_decoded(part, raw) else {
-        return keep(UTF_8);
+        return keep(UTF_8, CharsetSource::Utf8);
     };
     // No declaration and not UTF-8: the part's own declaration (an HTML
     // <meta>) or the detector.
     let found = detect(&bytes, true);
     let chosen = found.encoding();
     if chosen == UTF_8 {
-        return keep(UTF_8);
+        return keep(UTF_8, found.source());
     }
     let text = &bytes[found.bom_len()..];
     let (decoded, _) = chosen.decode_without_bom_handling(text);
     PartText {
         redecoded: Some(decoded.into_owned()),
-        encoding: chosen,
+        charset: Charset::chosen(chosen, found.source()),
     }
 }
 

@@ -2,7 +2,7 @@
 //! the original (not decoded) bytes, counted incrementally as hits come in
 //! order.
 
-use encoding_rs::Encoding;
+use crate::charset::detect::Charset;
 
 use crate::charset::transcoder::{OffsetMapper, Transcoder};
 use crate::find::found_iri::Hit;
@@ -67,7 +67,7 @@ impl Lines {
         };
         Hit::new(window, c)
             .locate(original.start, original.end, line, column)
-            .in_document(mapper.encoding)
+            .in_document(mapper.charset)
     }
 
     /// How far back the decoder may forget: nothing the line start or a
@@ -85,14 +85,14 @@ impl Lines {
 /// lookups in increasing order (the transcoder's mapper keeps its place).
 pub(super) struct Mapper<'t> {
     pub(super) inner: OffsetMapper<'t>,
-    pub(super) encoding: &'static Encoding,
+    pub(super) charset: Charset,
 }
 
 impl Mapper<'_> {
     pub(super) fn of(transcoder: &Transcoder) -> Mapper<'_> {
         Mapper {
             inner: transcoder.mapper(),
-            encoding: transcoder.charset().encoding(),
+            charset: *transcoder.charset(),
         }
     }
 
