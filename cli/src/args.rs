@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use clap::{ArgAction, Parser, ValueEnum};
 use encoding_rs::Encoding;
 use iriscan::{
-    CharsetError, Finder, HostMapping, NormalForm, NormalizationLevel, NormalizeOptions,
+    CharsetError, Finder, HitFilter, HostMapping, NormalForm, NormalizationLevel, NormalizeOptions,
     UriOptions, charset_for_label,
 };
 
@@ -148,6 +148,14 @@ pub struct Args {
     /// Do not find e-mail addresses
     #[arg(long)]
     pub no_email: bool,
+
+    /// Print only hits whose IRI matches REGEX anywhere (Rust regex syntax; ^ and $ anchor)
+    #[arg(long = "match", value_name = "REGEX", conflicts_with = "each_line")]
+    pub match_iri: Option<String>,
+
+    /// Print only hits whose host (a mailto: address's domain) matches REGEX, ASCII case ignored
+    #[arg(long, value_name = "REGEX", conflicts_with = "each_line")]
+    pub host: Option<String>,
 
     /// Cut IRIs longer than BYTES (512 to 1048576; default 8192), with a warning
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(512..=MAX_LEN_LIMIT))]
@@ -333,6 +341,23 @@ impl Args {
             f = f.max_len(usize::try_from(n).unwrap_or(usize::MAX));
         }
         f
+    }
+
+    /// The filter `--match` and `--host` ask for, or an error naming the
+    /// option and the pattern.
+    pub fn hit_filter(&self) -> Result<HitFilter, String> {
+        let mut filter = HitFilter::new();
+        if let Some(re) = &self.match_iri {
+            filter = filter
+                .iri_matching(re)
+                .map_err(|e| format!("--match: {e}"))?;
+        }
+        if let Some(re) = &self.host {
+            filter = filter
+                .host_matching(re)
+                .map_err(|e| format!("--host: {e}"))?;
+        }
+        Ok(filter)
     }
 
     /// The charset `--encoding` names (`None` for `auto`), or an error

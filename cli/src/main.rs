@@ -41,11 +41,12 @@ mod walk;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 use encoding_rs::Encoding;
-use iriscan::{Charset, Searcher, Summary};
+use iriscan::{Charset, HitFilter, Searcher, Summary};
 use rayon::prelude::*;
 
 /// glibc's allocator serializes threads that allocate at once (rendering
@@ -143,6 +144,13 @@ fn run(args: &Args) -> anyhow::Result<Status> {
             return Ok(Status::Error);
         }
     };
+    let filter = match args.hit_filter() {
+        Ok(f) => Arc::new(f),
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "iriscan: {e}");
+            return Ok(Status::Error);
+        }
+    };
     if let Some(base) = &args.base
         && let Err(e) = iriscan::parse_iri(base)
     {
@@ -164,7 +172,10 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     // Input read as it arrives is scanned as it arrives when each hit is
     // to show at once, or when the first hit ends the run (`-q`).
     let incremental = buffering == Buffering::Line || args.quiet;
-    let mut job = Run::new(Job::new(args, encoding, out, with_path), incremental);
+    let mut job = Run::new(
+        Job::new(args, encoding, out, with_path, filter),
+        incremental,
+    );
     job.decompress = args.search_zip;
     let mut stats = Stats::start();
     let threads = args.threads();
@@ -289,7 +300,13 @@ impl<W: Write> Job<W> {
         }
     }
 
-    fn new(args: &Args, encoding: Option<&'static Encoding>, out: W, with_path: bool) -> Job<W> {
+    fn new(
+        args: &Args,
+        encoding: Option<&'static Encoding>,
+        out: W,
+        with_path: bool,
+        filter: Arc<HitFilter>,
+    ) -> Job<W> {
         if args.each_line {
             let opts = LineOptions {
                 uri: args.uri_options(),
@@ -329,6 +346,7 @@ impl<W: Write> Job<W> {
             max_count: args.max_count,
             max_len: finder.max_iri_len(),
             messages: !args.no_messages,
+            filter,
         };
         // Only JSON, `-n` and `--column` print line and column.
         let searcher = Searcher::new(finder)

@@ -17,7 +17,9 @@
 
 use std::io::{self, Write};
 
-use iriscan::{Hit, NormalizeOptions, UriOptions, normalize};
+use std::sync::Arc;
+
+use iriscan::{Hit, HitFilter, NormalizeOptions, UriOptions, normalize};
 
 use crate::json::{HitRecord, JsonPath, Verdict, hit_warnings};
 use crate::progress;
@@ -63,6 +65,8 @@ pub struct Settings {
     pub max_len: usize,
     /// Announce truncated hits on standard error.
     pub messages: bool,
+    /// `--match`, `--host`: which hits to print at all.
+    pub filter: Arc<HitFilter>,
 }
 
 /// Prints hits to `out`.
@@ -113,6 +117,7 @@ impl<W: Write> HitPrinter<W> {
     pub fn renderer(&self) -> Renderer {
         Renderer {
             mode: self.s.mode,
+            filter: Arc::clone(&self.s.filter),
             uri: self.s.uri,
             invalid: self.s.invalid,
             with_path: self.s.with_path,
@@ -201,7 +206,8 @@ pub fn invalid_reason(hit: &Hit<'_>) -> Option<(String, usize)> {
 /// A hit made ready to print.
 pub struct Rendered {
     valid: bool,
-    /// Whether the hit is shown at all (invalid ones only with `--invalid`).
+    /// Whether the hit is shown at all (invalid ones only with `--invalid`,
+    /// and only those `--match` and `--host` keep).
     shown: bool,
     /// What `--unique` compares (only with `--unique`).
     key: Option<String>,
@@ -212,9 +218,10 @@ pub struct Rendered {
 }
 
 /// Turns hits into output lines; pure, and shared by the pool's threads.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Renderer {
     mode: Mode,
+    filter: Arc<HitFilter>,
     uri: bool,
     invalid: bool,
     with_path: bool,
@@ -234,7 +241,7 @@ impl Renderer {
         let valid = hit.is_valid();
         let mut r = Rendered {
             valid,
-            shown: valid || self.invalid,
+            shown: (valid || self.invalid) && self.filter.keeps(hit),
             key: None,
             line: Vec::new(),
             truncated_at: None,

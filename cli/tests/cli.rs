@@ -2348,3 +2348,54 @@ fn no_progress_display_on_a_pipe_even_after_the_delay() {
         (Some(0), "http://a.example/1\nhttp://b.example/2\n", "")
     );
 }
+
+// --match and --host (issue 16 item 4)
+
+#[test]
+fn match_and_host_keep_only_the_hits_they_name() {
+    let text = "a https://ja.wikipedia.org/wiki/東京 b www.example.com/x\n\
+                c mailto:Joe@Example.COM d http://[::1]:80/ bob@例え.jp\n";
+    let host = run(&["--host", r"(^|\.)example\.com$"], text.as_bytes());
+    assert_eq!(
+        (host.status, host.stdout.as_str()),
+        (0, "http://www.example.com/x\nmailto:Joe@Example.COM\n")
+    );
+    let matched = run(&["--match", "wiki/東", "-c"], text.as_bytes());
+    assert_eq!((matched.status, matched.stdout.as_str()), (0, "1\n"));
+    // Both: a hit must match both; none left is exit 1, as ripgrep's.
+    let both = run(
+        &["--match", "^https:", "--host", "example"],
+        text.as_bytes(),
+    );
+    assert_eq!((both.status, both.stdout.as_str()), (1, ""));
+    // With several threads and in JSON: the same hits.
+    let json = run(&["--json", "-j", "2", "--host", "例え"], text.as_bytes());
+    let iris: Vec<String> = json
+        .json()
+        .iter()
+        .map(|v| v["iri"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(iris, ["mailto:bob@例え.jp"]);
+    // Rejected candidates with --invalid are filtered too.
+    let invalid = run(&["--invalid", "--match", "zzz"], b"http://a.example/a^b\n");
+    assert_eq!((invalid.status, invalid.stdout.as_str()), (1, ""));
+}
+
+#[test]
+fn a_bad_pattern_is_an_error_naming_the_option() {
+    let r = run(&["--match", "a(b"], b"http://a.example/\n");
+    assert_eq!(r.status, 2);
+    assert!(
+        r.stderr
+            .starts_with("iriscan: --match: invalid pattern \"a(b\""),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.is_empty());
+    let r = run(&["--host", "["], b"http://a.example/\n");
+    assert!(
+        r.status == 2 && r.stderr.starts_with("iriscan: --host: "),
+        "{}",
+        r.stderr
+    );
+}
