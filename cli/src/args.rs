@@ -153,7 +153,7 @@ pub struct Args {
     #[arg(long = "match", value_name = "REGEX", conflicts_with = "each_line")]
     pub match_iri: Option<String>,
 
-    /// Print only hits whose host (a mailto: address's domain) matches REGEX, ASCII case ignored
+    /// Print only hits whose host (a mailto: address's domain) matches REGEX, case ignored
     #[arg(long, value_name = "REGEX", conflicts_with = "each_line")]
     pub host: Option<String>,
 

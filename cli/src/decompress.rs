@@ -39,6 +39,11 @@ use std::sync::{Arc, Mutex};
 
 use crate::interrupt;
 
+/// The most memory the xz decoder may take (liblzma's memory limit): four
+/// times what xz's strongest preset needs, far less than the 4 GiB a
+/// hostile header may ask for. Beyond it the input fails with a message.
+const XZ_MEMORY_LIMIT: u64 = 256 << 20;
+
 /// The compressed formats `-z` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -297,7 +302,21 @@ impl Decompressing {
         let decoder: Inner = match format {
             Format::Gzip => Box::new(flate2::read::MultiGzDecoder::new(inner)),
             Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(inner)),
-            Format::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(inner)),
+            Format::Xz => {
+                // A memory limit (the multi-stream decoder has none: a small
+                // hostile file declaring a 4 GiB dictionary would get it).
+                // xz's presets use at most 64 MiB of dictionary.
+                match liblzma::stream::Stream::new_stream_decoder(
+                    XZ_MEMORY_LIMIT,
+                    liblzma::stream::CONCATENATED,
+                ) {
+                    Ok(stream) => Box::new(liblzma::read::XzDecoder::new_stream(inner, stream)),
+                    Err(reason) => {
+                        self.fail(format, io::Error::other(reason));
+                        return State::Ended;
+                    }
+                }
+            }
             Format::Zstd => match zstd::stream::read::Decoder::new(inner) {
                 Ok(d) => Box::new(d),
                 Err(reason) => {

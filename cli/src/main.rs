@@ -167,7 +167,14 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     let binary = args.binary_rules(encoding);
     let with_path = args.with_path(Walk::several_inputs(&args.paths));
     let buffering = Buffering::choose(args.line_buffered, args.block_buffered);
-    let progress = Progress::new(progress::known_total(&args.paths));
+    // With -z the bytes counted are decompressed ones, which the files'
+    // sizes do not tell: a spinner, not a bar that reaches 100% early.
+    let total = if args.search_zip {
+        None
+    } else {
+        progress::known_total(&args.paths)
+    };
+    let progress = Progress::new(total);
     let out = Stdout::new(buffering, &progress);
     // Input read as it arrives is scanned as it arrives when each hit is
     // to show at once, or when the first hit ends the run (`-q`).

@@ -155,8 +155,13 @@ impl Write for Message {
 
 impl Drop for Message {
     fn drop(&mut self) {
-        // A message that cannot be written must not end the run.
-        let _ = write_clearing(RUN.get(), &mut io::stderr().lock(), &self.0);
+        // A message that cannot be written must not end the run. (Standard
+        // error is not locked across the call: the display's ticker draws
+        // holding the bar's lock and then takes standard error's, while
+        // taking the display off waits for the ticker — a lock held here
+        // could make the two wait for each other. The `switch` mutex keeps
+        // our own writers in order.)
+        let _ = write_clearing(RUN.get(), &mut io::stderr(), &self.0);
     }
 }
 

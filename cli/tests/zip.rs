@@ -509,6 +509,41 @@ fn corrupt_data_in_each_format_is_reported_with_its_name() {
     }
 }
 
+/// An xz file whose block header asks for a 4 GiB dictionary (LZMA2
+/// property byte 40): the decoder refuses it at its memory limit instead of
+/// allocating it, and the input fails like any other corrupt one.
+#[test]
+fn an_xz_header_asking_for_gigabytes_is_refused() {
+    let crc = |b: &[u8]| {
+        let mut c = flate2::Crc::new();
+        c.update(b);
+        c.sum().to_le_bytes()
+    };
+    // Stream header: magic, flags (CRC32 check), CRC32 of the flags.
+    let mut xz = vec![0xFD, b'7', b'z', b'X', b'Z', 0x00, 0x00, 0x01];
+    xz.extend(crc(&[0x00, 0x01]));
+    // Block header of 12 bytes: size, flags (one filter), LZMA2 (0x21)
+    // with one property byte, 40 (a 4 GiB dictionary), padding, CRC32.
+    let block = [0x02, 0x00, 0x21, 0x01, 40, 0x00, 0x00, 0x00];
+    xz.extend(block);
+    xz.extend(crc(&block));
+    xz.extend([0u8; 64]);
+    let dir = TempDir::new("xz-memory");
+    dir.write("huge.xz", &xz);
+    dir.write("ok.txt", "see http://after.example/\n");
+    let r = run_in(dir.path(), &["-z", "huge.xz", "ok.txt"], b"");
+    assert_eq!(r.status, 2, "{r:?}");
+    assert!(
+        r.stderr.starts_with(
+            "iriscan: huge.xz: xz input corrupt or truncated after decompressed byte 0"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.to_lowercase().contains("memory"), "{}", r.stderr);
+    assert_eq!(r.stdout, "ok.txt:http://after.example/\n");
+}
+
 // ---------------------------------------------------------------------------
 // --stats.
 

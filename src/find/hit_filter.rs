@@ -9,8 +9,9 @@
 //! as [`Hit::iri`] gives it (`www.` hits with `http://` added, e-mail
 //! addresses with `mailto:`); its host is the host of the authority, or,
 //! for a `mailto:` IRI, the domain of its first address. Hosts are
-//! matched without regard to ASCII case (`Example.ORG` is `example.org`),
-//! IRIs as written. A hit without a host never passes a host filter.
+//! matched without regard to case (`Example.ORG` is `example.org`; the
+//! regex crates' Unicode simple case folding, so the Kelvin sign `K`
+//! matches `k` too), IRIs as written. A hit without a host never passes a host filter.
 //!
 //! ```
 //! use iriscan::{Finder, HitFilter};
@@ -65,7 +66,12 @@ fn compile(pattern: &str, case_insensitive: bool) -> Result<Regex, FilterError> 
             // The syntax error's own text, which points into the pattern.
             reason: match e.syntax_error() {
                 Some(s) => s.to_string(),
-                None => e.to_string(),
+                // "error building NFA": the reason is its source (a size
+                // limit, say).
+                None => match std::error::Error::source(&e) {
+                    Some(source) => format!("{e}: {source}"),
+                    None => e.to_string(),
+                },
             },
         })
 }
@@ -83,7 +89,7 @@ impl HitFilter {
     }
 
     /// Keep only hits whose host matches `pattern` somewhere, ignoring
-    /// ASCII case.
+    /// case (Unicode simple case folding).
     pub fn host_matching(mut self, pattern: &str) -> Result<HitFilter, FilterError> {
         self.host = Some(compile(pattern, true)?);
         Ok(self)
@@ -211,5 +217,8 @@ mod tests {
         let s = e.to_string();
         assert!(s.starts_with("invalid pattern \"a(b\": "), "{s}");
         assert!(s.contains("unclosed group"), "{s}");
+        // Too big to compile: the reason is said, not only "error building".
+        let e = HitFilter::new().iri_matching("a{1000}{1000}").unwrap_err();
+        assert!(e.to_string().contains("limit"), "{e}");
     }
 }
