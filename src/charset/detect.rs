@@ -186,6 +186,7 @@ impl Charset {
     /// and no overridden declaration: what a structured format decides for
     /// a piece of a document (a mail part declared `charset=Shift_JIS`, or
     /// valid UTF-8).
+    #[cfg(feature = "mail")]
     pub(crate) fn chosen(encoding: &'static Encoding, source: CharsetSource) -> Charset {
         Charset {
             encoding,
@@ -197,6 +198,7 @@ impl Charset {
 
     /// The same charset, noting that the bytes overrode a declaration of
     /// `declared` (see [`Charset::overridden_declaration`]).
+    #[cfg(feature = "mail")]
     pub(crate) fn overriding(mut self, declared: &'static Encoding) -> Charset {
         self.overridden = Some(declared);
         self
