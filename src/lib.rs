@@ -86,10 +86,11 @@ pub use charset::transcoder::{
     CHECKPOINT_INTERVAL, OffsetMapper, Transcoded, Transcoder, transcode,
 };
 pub use find::finder::{FindIter, Finder, Span, Spans};
-pub use find::found_iri::{Hit, Warning};
+pub use find::found_iri::Hit;
 pub use find::hit_filter::{FilterError, HitFilter};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
+pub use find::warnings::{UnknownWarning, Warning, Warnings};
 pub use iri::components::Components;
 pub use iri::grammar::{GrammarAutomaton, grammar_regex};
 pub use iri::host_mapping::{HostMapping, IdnaFailure};

@@ -25,14 +25,16 @@
 //! line, also when invalid; null if the line is not UTF-8), and `warnings`
 //! when there are any.
 //!
-//! A warning is `name: sentence`: `leiri: …`, `truncated: …` from the
-//! finder, `idna: …` (the host could not be converted with IDNA and was
-//! percent-encoded) and `query: …` from the URI mapping (the byte offsets
-//! in these two are offsets into `iri`).
+//! A warning is `name: sentence`: the hit's own (`leiri`, `truncated`,
+//! `bidi`, `mixed-script`, `confusable`, `userinfo`, `overlong`, `scheme`,
+//! `invisible`: docs/rules.md §7), then `idna: …` (the host could not be
+//! converted with IDNA and was percent-encoded) and `query: …` from the URI
+//! mapping (the byte offsets in these two are offsets into `iri`).
+//! `--no-warn` leaves the array out.
 
 use std::borrow::Cow;
 
-use iriscan::{Hit, MapWarning};
+use iriscan::{Hit, MapWarning, Warning};
 use serde::Serialize;
 
 /// One hit.
@@ -85,7 +87,13 @@ pub struct LineRecord<'a> {
 
 /// The warnings of a hit (its own, then those of its URI mapping).
 pub fn hit_warnings(hit: &Hit<'_>, mapping: &[MapWarning]) -> Vec<String> {
-    let mut all: Vec<String> = hit.warnings().map(|w| w.to_string()).collect();
+    // The mapping's `idna` says which host and why: the hit's is left out.
+    let mapped_idna = mapping.iter().any(|m| matches!(m, MapWarning::Idna { .. }));
+    let mut all: Vec<String> = hit
+        .warnings()
+        .filter(|&w| !(mapped_idna && w == Warning::Idna))
+        .map(|w| w.to_string())
+        .collect();
     all.extend(mapping.iter().map(map_warning));
     all
 }

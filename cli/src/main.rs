@@ -329,6 +329,8 @@ impl<W: Write> Job<W> {
             max_count: args.max_count,
             max_len: finder.max_iri_len(),
             messages: !args.no_messages,
+            deny: args.deny.unwrap_or_default(),
+            no_warn: args.no_warn,
         };
         // Only JSON, `-n` and `--column` print line and column.
         let searcher = Searcher::new(finder)

@@ -17,7 +17,7 @@
 
 use std::io::{self, Write};
 
-use iriscan::{Hit, NormalizeOptions, UriOptions, normalize};
+use iriscan::{Hit, NormalizeOptions, UriOptions, Warnings, normalize};
 
 use crate::json::{HitRecord, Verdict, hit_warnings};
 use crate::unique::Seen;
@@ -62,6 +62,10 @@ pub struct Settings {
     pub max_len: usize,
     /// Announce truncated hits on standard error.
     pub messages: bool,
+    /// Drop hits with any of these warnings (`--deny`).
+    pub deny: Warnings,
+    /// Print no warnings (`--no-warn`).
+    pub no_warn: bool,
 }
 
 /// Prints hits to `out`.
@@ -121,7 +125,9 @@ impl<W: Write> HitPrinter<W> {
             line: self.s.line,
             column: self.s.column,
             null: self.s.null,
-            warn_truncated: self.s.messages && self.s.mode == Mode::Plain,
+            warn_truncated: self.s.messages && self.s.mode == Mode::Plain && !self.s.no_warn,
+            deny: self.s.deny,
+            no_warn: self.s.no_warn,
         }
     }
 
@@ -195,6 +201,14 @@ pub fn invalid_reason(hit: &Hit<'_>) -> Option<(String, usize)> {
     Some((e.clone().at(at).to_string(), at))
 }
 
+/// Whether the hit has a warning of `deny` (`--deny`): out of line, so
+/// that without `--deny` the check is one comparison.
+#[cold]
+#[inline(never)]
+fn denied(hit: &Hit<'_>, deny: Warnings) -> bool {
+    hit.warning_set().intersects(deny)
+}
+
 /// A hit made ready to print.
 pub struct Rendered {
     valid: bool,
@@ -222,6 +236,8 @@ pub struct Renderer {
     column: bool,
     null: bool,
     warn_truncated: bool,
+    deny: Warnings,
+    no_warn: bool,
 }
 
 impl Renderer {
@@ -231,7 +247,8 @@ impl Renderer {
         let valid = hit.is_valid();
         let mut r = Rendered {
             valid,
-            shown: valid || self.invalid,
+            // `--deny`: the warnings are computed only then.
+            shown: (valid || self.invalid) && (self.deny.is_empty() || !denied(hit, self.deny)),
             key: None,
             line: Vec::new(),
             truncated_at: None,
@@ -316,7 +333,11 @@ impl Renderer {
                         error,
                         error_offset,
                     }),
-                    warnings: hit_warnings(hit, &m.warnings),
+                    warnings: if self.no_warn {
+                        Vec::new()
+                    } else {
+                        hit_warnings(hit, &m.warnings)
+                    },
                 };
                 // Serializing plain data into a Vec cannot fail.
                 let _ = serde_json::to_writer(&mut r.line, &record);
