@@ -113,6 +113,7 @@ enum Verdict {
 impl<'h> Hit<'h> {
     /// Builds the hit for a candidate of `hay` (whose span is valid UTF-8
     /// by construction of the scanner).
+    #[inline]
     pub(crate) fn new(hay: &'h [u8], c: Candidate) -> Hit<'h> {
         let span = &hay[c.start..c.end];
         debug_assert!(
@@ -147,7 +148,6 @@ impl<'h> Hit<'h> {
 
     /// [`Hit::of_text`], with whether a bidi override or isolate stands
     /// right next to the text.
-    #[inline(always)]
     fn make(text: &'h str, c: Candidate, bidi_next: bool) -> Hit<'h> {
         let verdict =
             with_candidate_iri(text, &c, |iri| match parse(iri, Rule::Iri, Syntax::Text) {

@@ -545,10 +545,10 @@ pub(crate) fn is_invisible(c: char) -> bool {
 /// nothing inside the IRI.
 #[inline]
 pub(crate) fn bidi_next_to(hay: &[u8], start: usize, end: usize) -> bool {
-    // Each of them is three bytes, E2 80 AA … E2 81 A9: one byte compared
-    // on each side (an ASCII byte in link-dense text) rules them out.
-    let after = hay.get(end) == Some(&0xE2);
-    let before = start >= 3 && hay.get(start - 3) == Some(&0xE2);
+    // Each of them is three bytes, E2 80 AA … E2 81 A9: the first E2, the
+    // last a continuation byte.
+    let after = hay.get(end).is_some_and(|&b| b == 0xE2);
+    let before = start > 0 && hay[start - 1] & 0xC0 == 0x80;
     (after || before) && bidi_next_to_slow(hay, start, end)
 }
 
