@@ -285,7 +285,9 @@ impl FromStr for Warnings {
 pub(crate) fn iri_warnings(iri: &str, c: &Components) -> Warnings {
     let mut set = Warnings::new();
     let part = |r: &Option<std::ops::Range<usize>>| r.clone().map_or("", |r| &iri[r]);
-    if iri.chars().any(is_bidi_format) {
+    // Bidi and invisible characters are not ASCII.
+    let ascii = iri.is_ascii();
+    if !ascii && iri.chars().any(is_bidi_format) {
         set.insert(Warning::Bidi);
     }
     let scheme = part(&c.scheme);
@@ -325,7 +327,7 @@ pub(crate) fn iri_warnings(iri: &str, c: &Components) -> Warnings {
             }
         }
     }
-    if has_invisible(&iri[c.path.clone()]) {
+    if !ascii && has_invisible(&iri[c.path.clone()]) {
         set.insert(Warning::Invisible);
     }
     if has_overlong(iri) {
