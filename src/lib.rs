@@ -88,10 +88,11 @@ pub use charset::transcoder::{
     CHECKPOINT_INTERVAL, OffsetMapper, Transcoded, Transcoder, transcode,
 };
 pub use find::finder::{FindIter, Finder, Span, Spans};
-pub use find::found_iri::{Hit, Warning};
+pub use find::found_iri::Hit;
 pub use find::hit_filter::{FilterError, HitFilter};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
+pub use find::warnings::{UnknownWarning, Warning, Warnings};
 #[cfg(feature = "mail")]
 pub use format::mail::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_SIZE, MailError, MailErrorKind, MailScanner, MessageScan,

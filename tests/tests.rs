@@ -44,3 +44,4 @@ mod support;
 mod to_iri_suite;
 mod to_uri_suite;
 mod validate_suite;
+mod warnings;

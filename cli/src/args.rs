@@ -265,6 +265,17 @@ pub struct Args {
     /// Scan binary files (a NUL byte in the first 64 KiB) as text, silently
     #[arg(short = 'a', long, help_heading = WALK)]
     pub text: bool,
+
+    // Warnings (issue 16)
+    /// Drop hits with any of these warnings (codes: leiri, truncated, idna,
+    /// bidi, mixed-script, confusable, userinfo, overlong, scheme, invisible)
+    #[arg(long, value_name = "CODE,...", help_heading = "Warnings",
+          value_parser = |s: &str| s.parse::<iriscan::Warnings>().map_err(|e| e.to_string()))]
+    pub deny: Option<iriscan::Warnings>,
+
+    /// Print no warnings: none in JSON, no truncation notice on standard error
+    #[arg(long, help_heading = "Warnings")]
+    pub no_warn: bool,
 }
 
 /// The heading of the options of the directory walk in `--help`.

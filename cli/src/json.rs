@@ -33,14 +33,16 @@
 //! 0xFF, `b`. (Unix only: elsewhere a path is a string, not-UTF-8 parts
 //! shown as U+FFFD.)
 //!
-//! A warning is `name: sentence`: `leiri: …`, `truncated: …` from the
-//! finder, `idna: …` (the host could not be converted with IDNA and was
-//! percent-encoded) and `query: …` from the URI mapping (the byte offsets
-//! in these two are offsets into `iri`).
+//! A warning is `name: sentence`: the hit's own (`leiri`, `truncated`,
+//! `bidi`, `mixed-script`, `confusable`, `userinfo`, `overlong`, `scheme`,
+//! `invisible`: docs/rules.md §7), then `idna: …` (the host could not be
+//! converted with IDNA and was percent-encoded) and `query: …` from the URI
+//! mapping (the byte offsets in these two are offsets into `iri`).
+//! `--no-warn` leaves the array out.
 
 use std::borrow::Cow;
 
-use iriscan::{CharsetSource, Hit, MapWarning};
+use iriscan::{CharsetSource, Hit, MapWarning, Warning};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -139,7 +141,13 @@ fn base64(bytes: &[u8]) -> String {
 
 /// The warnings of a hit (its own, then those of its URI mapping).
 pub fn hit_warnings(hit: &Hit<'_>, mapping: &[MapWarning]) -> Vec<String> {
-    let mut all: Vec<String> = hit.warnings().map(|w| w.to_string()).collect();
+    // The mapping's `idna` says which host and why: the hit's is left out.
+    let mapped_idna = mapping.iter().any(|m| matches!(m, MapWarning::Idna { .. }));
+    let mut all: Vec<String> = hit
+        .warnings()
+        .filter(|&w| !(mapped_idna && w == Warning::Idna))
+        .map(|w| w.to_string())
+        .collect();
     all.extend(mapping.iter().map(map_warning));
     all
 }

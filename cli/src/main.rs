@@ -354,6 +354,8 @@ impl<W: Write> Job<W> {
             max_len: finder.max_iri_len(),
             messages: !args.no_messages,
             filter,
+            deny: args.deny.unwrap_or_default(),
+            no_warn: args.no_warn,
         };
         // Only JSON, `-n` and `--column` print line and column.
         let searcher = Searcher::new(finder)

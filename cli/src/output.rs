@@ -16,10 +16,9 @@
 //! announced on standard error in plain output (JSON carries a warning).
 
 use std::io::{self, Write};
-
 use std::sync::Arc;
 
-use iriscan::{Hit, HitFilter, NormalizeOptions, UriOptions, normalize};
+use iriscan::{Hit, HitFilter, NormalizeOptions, UriOptions, Warnings, normalize};
 
 use crate::json::{HitRecord, JsonPath, Verdict, hit_warnings};
 use crate::progress;
@@ -67,6 +66,10 @@ pub struct Settings {
     pub messages: bool,
     /// `--match`, `--host`: which hits to print at all.
     pub filter: Arc<HitFilter>,
+    /// Drop hits with any of these warnings (`--deny`).
+    pub deny: Warnings,
+    /// Print no warnings (`--no-warn`).
+    pub no_warn: bool,
 }
 
 /// Prints hits to `out`.
@@ -127,7 +130,9 @@ impl<W: Write> HitPrinter<W> {
             line: self.s.line,
             column: self.s.column,
             null: self.s.null,
-            warn_truncated: self.s.messages && self.s.mode == Mode::Plain,
+            warn_truncated: self.s.messages && self.s.mode == Mode::Plain && !self.s.no_warn,
+            deny: self.s.deny,
+            no_warn: self.s.no_warn,
         }
     }
 
@@ -203,6 +208,14 @@ pub fn invalid_reason(hit: &Hit<'_>) -> Option<(String, usize)> {
     Some((e.clone().at(at).to_string(), at))
 }
 
+/// Whether the hit has a warning of `deny` (`--deny`): out of line, so
+/// that without `--deny` the check is one comparison.
+#[cold]
+#[inline(never)]
+fn denied(hit: &Hit<'_>, deny: Warnings) -> bool {
+    hit.warning_set().intersects(deny)
+}
+
 /// A hit made ready to print.
 pub struct Rendered {
     valid: bool,
@@ -232,6 +245,8 @@ pub struct Renderer {
     column: bool,
     null: bool,
     warn_truncated: bool,
+    deny: Warnings,
+    no_warn: bool,
 }
 
 impl Renderer {
@@ -241,7 +256,10 @@ impl Renderer {
         let valid = hit.is_valid();
         let mut r = Rendered {
             valid,
-            shown: (valid || self.invalid) && self.filter.keeps(hit),
+            // `--deny`: the warnings are computed only then.
+            shown: (valid || self.invalid)
+                && self.filter.keeps(hit)
+                && (self.deny.is_empty() || !denied(hit, self.deny)),
             key: None,
             line: Vec::new(),
             truncated_at: None,
@@ -329,7 +347,11 @@ impl Renderer {
                         error,
                         error_offset,
                     }),
-                    warnings: hit_warnings(hit, &m.warnings),
+                    warnings: if self.no_warn {
+                        Vec::new()
+                    } else {
+                        hit_warnings(hit, &m.warnings)
+                    },
                 };
                 // Serializing plain data into a Vec cannot fail.
                 let _ = serde_json::to_writer(&mut r.line, &record);

@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use crate::find::found_iri::{Hit, Warning, candidate_iri, with_candidate_iri};
 use crate::find::scanner::{Candidate, Kind, MIN_MAX_LEN, Options, ScanState, Scanner};
+use crate::find::warnings::bidi_next_to;
 use crate::iri::parse::{ParseError, Rule, Syntax, parse};
 use crate::stream::line_counter::LineCounter;
 
@@ -164,6 +165,7 @@ impl<'t> Iterator for Spans<'t> {
             // The scanner spans whole characters.
             text: self.text.get(c.start..c.end).unwrap_or_default(),
             c,
+            bidi_next: bidi_next_to(self.text.as_bytes(), c.start, c.end),
         })
     }
 }
@@ -185,6 +187,8 @@ impl std::fmt::Debug for Spans<'_> {
 pub struct Span<'t> {
     text: &'t str,
     c: Candidate,
+    /// A bidi override or isolate right next to the span (docs/rules.md §7).
+    bidi_next: bool,
 }
 
 impl<'t> Span<'t> {
@@ -218,15 +222,11 @@ impl<'t> Span<'t> {
         self.c.truncated
     }
 
-    /// The warnings of this span (see [`Warning`]).
+    /// The warnings of this span (see [`Warning`]), as
+    /// [`Hit::warnings`] gives them: all but `leiri` and `truncated` are
+    /// computed on each call.
     pub fn warnings(&self) -> impl Iterator<Item = Warning> + use<> {
-        [
-            (self.c.leiri, Warning::Leiri),
-            (self.c.truncated, Warning::Truncated),
-        ]
-        .into_iter()
-        .filter(|&(on, _)| on)
-        .map(|(_, w)| w)
+        self.to_hit().warning_set().iter()
     }
 
     /// The absolute IRI the text stands for, as [`Hit::iri`] gives it:
@@ -255,6 +255,8 @@ impl<'t> Span<'t> {
     /// URI mapping. Lines are not counted: its [`line`](Hit::line) and
     /// [`column`](Hit::column) are 0 (use [`Finder::find_iter`] for them).
     pub fn to_hit(&self) -> Hit<'t> {
-        Hit::of_text(self.text, self.c).locate(self.c.start, self.c.end, 0, 0)
+        Hit::of_text(self.text, self.c)
+            .locate(self.c.start, self.c.end, 0, 0)
+            .next_to_bidi(self.bidi_next)
     }
 }

@@ -2,7 +2,6 @@
 //! verdict of the validator.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -15,37 +14,9 @@ use crate::iri::parse::{ParseError, Rule, Syntax, parse};
 use crate::iri::parsed_iri::Iri;
 use crate::iri::to_uri::{Mapped, UriOptions, to_uri};
 
-/// Something worth knowing about a hit that does not make it invalid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Warning {
-    /// The IRI carries `{ } ^ [ ]` outside its host, which are Legacy
-    /// Extended IRI characters (RFC 3987bis §6): its URI percent-encodes
-    /// them (§6.2).
-    Leiri,
-    /// The candidate was longer than the maximum length and was cut there.
-    Truncated,
-}
-
-impl Warning {
-    /// The name used in output: `leiri`, `truncated`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Warning::Leiri => "leiri",
-            Warning::Truncated => "truncated",
-        }
-    }
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Warning::Leiri => {
-                "leiri: legacy extended IRI characters ({ } ^ [ ]) are percent-encoded in the URI"
-            }
-            Warning::Truncated => "truncated: longer than the maximum IRI length",
-        })
-    }
-}
+pub(crate) use crate::find::warnings::Warning;
+use crate::find::warnings::Warnings;
+use crate::find::warnings::{LazyWarnings, bidi_next_to, iri_warnings};
 
 /// One IRI found in the input.
 ///
@@ -80,6 +51,12 @@ pub struct Hit<'h> {
     wrapped: bool,
     leiri: bool,
     truncated: bool,
+    /// A bidi formatting character right before or after the span.
+    bidi_next: bool,
+    /// The warnings computed from the IRI, when first asked for
+    /// (docs/rules.md §7): never on the counting path. Two bytes, which
+    /// fit beside the flags: a bigger hit costs a `memcpy` per hit.
+    iri_warnings: LazyWarnings,
     line: u64,
     column: u64,
     /// The charset of the document, and how it was chosen.
@@ -87,8 +64,8 @@ pub struct Hit<'h> {
     verdict: Verdict,
 }
 
-/// Hits are equal when found alike: the IRI follows from the text, made
-/// or not yet.
+/// Hits are equal when found alike: the IRI and the warnings computed
+/// from it follow from the text, made or not yet.
 impl PartialEq for Hit<'_> {
     fn eq(&self, other: &Self) -> bool {
         let Hit {
@@ -100,12 +77,14 @@ impl PartialEq for Hit<'_> {
             wrapped,
             leiri,
             truncated,
+            bidi_next,
+            iri_warnings: _,
             line,
             column,
             document,
             verdict,
         } = self;
-        (start, end, kind, text, wrapped, leiri, truncated)
+        (start, end, kind, text, wrapped, leiri, truncated, bidi_next)
             == (
                 &other.start,
                 &other.end,
@@ -114,6 +93,7 @@ impl PartialEq for Hit<'_> {
                 &other.wrapped,
                 &other.leiri,
                 &other.truncated,
+                &other.bidi_next,
             )
             && (line, column, document, verdict)
                 == (&other.line, &other.column, &other.document, &other.verdict)
@@ -135,6 +115,7 @@ enum Verdict {
 impl<'h> Hit<'h> {
     /// Builds the hit for a candidate of `hay` (whose span is valid UTF-8
     /// by construction of the scanner).
+    #[inline]
     pub(crate) fn new(hay: &'h [u8], c: Candidate) -> Hit<'h> {
         let span = &hay[c.start..c.end];
         debug_assert!(
@@ -157,11 +138,19 @@ impl<'h> Hit<'h> {
         // them, on bytes that are not UTF-8. This skips a second UTF-8
         // check of every hit (8% of the time on link-dense text).
         let text = unsafe { std::str::from_utf8_unchecked(span) };
-        Hit::of_text(text, c)
+        // Made in place with the flag: setting it on a made hit costs a
+        // copy of the hit (1% of `--count` on link-dense text).
+        Hit::make(text, c, bidi_next_to(hay, c.start, c.end))
     }
 
     /// Builds the hit for a candidate whose text is `text`.
     pub(crate) fn of_text(text: &'h str, c: Candidate) -> Hit<'h> {
+        Hit::make(text, c, false)
+    }
+
+    /// [`Hit::of_text`], with whether a bidi override or isolate stands
+    /// right next to the text.
+    fn make(text: &'h str, c: Candidate, bidi_next: bool) -> Hit<'h> {
         let verdict =
             with_candidate_iri(text, &c, |iri| match parse(iri, Rule::Iri, Syntax::Text) {
                 Ok(parts) => PackedComponents::pack(&parts, iri.len())
@@ -177,6 +166,8 @@ impl<'h> Hit<'h> {
             wrapped: c.wrapped,
             leiri: c.leiri,
             truncated: c.truncated,
+            bidi_next,
+            iri_warnings: LazyWarnings::new(),
             line: 1,
             column: c.start as u64 + 1,
             document: Charset::utf8_given(),
@@ -192,6 +183,13 @@ impl<'h> Hit<'h> {
         self.end = end;
         self.line = line;
         self.column = column;
+        self
+    }
+
+    /// Records whether a bidi override or isolate stands right next to the
+    /// hit (for hits made from a span, which knows its neighbours).
+    pub(crate) fn next_to_bidi(mut self, yes: bool) -> Hit<'h> {
+        self.bidi_next = yes;
         self
     }
 
@@ -317,15 +315,57 @@ impl<'h> Hit<'h> {
         Some(Iri::from_parts(self.iri(), self.components()?))
     }
 
-    /// The warnings of this hit (see [`Warning`]).
+    /// The warnings of this hit (see [`Warning`], docs/rules.md §7), in
+    /// [`Warning::ALL`] order. Those computed from the IRI (all but
+    /// `leiri`, `truncated` and a bidi character next to the hit) are
+    /// computed on the first call and kept.
+    ///
+    /// ```
+    /// use iriscan::{Finder, Warning};
+    /// let text = "Log in at http://www.bank.example@evil.example/login";
+    /// let hit = Finder::new().find_iter(text.as_bytes()).next().unwrap();
+    /// assert_eq!(hit.warnings().collect::<Vec<_>>(), [Warning::Userinfo]);
+    /// assert_eq!(
+    ///     hit.warnings().next().unwrap().to_string(),
+    ///     "userinfo: the userinfo before @ looks like a host name"
+    /// );
+    /// ```
     pub fn warnings(&self) -> impl Iterator<Item = Warning> + '_ {
-        [
+        self.warning_set().iter()
+    }
+
+    /// The warnings of this hit as a set (see [`Hit::warnings`]): for a
+    /// filter, `hit.warning_set().intersects(deny)`.
+    pub fn warning_set(&self) -> Warnings {
+        let mut set = self.iri_warnings.get_or_init(|| {
+            let iri = self.iri();
+            match self.components() {
+                Some(c) => iri_warnings(iri, &c),
+                None => iri_warnings(iri, &Components::split(iri)),
+            }
+        });
+        for (on, w) in [
             (self.leiri, Warning::Leiri),
             (self.truncated, Warning::Truncated),
-        ]
-        .into_iter()
-        .filter(|&(on, _)| on)
-        .map(|(_, w)| w)
+            (self.bidi_next, Warning::Bidi),
+        ] {
+            if on {
+                set.insert(w);
+            }
+        }
+        set
+    }
+
+    /// Whether the hit has the warning `w`: for `leiri` and `truncated` a
+    /// field read; the others are computed on the first call (see
+    /// [`Hit::warnings`]).
+    pub fn has_warning(&self, w: Warning) -> bool {
+        match w {
+            Warning::Leiri => self.leiri,
+            Warning::Truncated => self.truncated,
+            Warning::Bidi if self.bidi_next => true,
+            _ => self.warning_set().contains(w),
+        }
     }
 
     /// The URI of this hit's IRI (RFC 3987bis §3): UTF-8 percent-encoding,

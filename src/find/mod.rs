@@ -13,3 +13,4 @@ pub(crate) mod prose_chars;
 pub(crate) mod reference_scanner;
 pub(crate) mod scanner;
 pub(crate) mod schemes;
+pub(crate) mod warnings;

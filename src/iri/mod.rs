@@ -5,6 +5,7 @@
 pub(crate) mod components;
 pub(crate) mod grammar;
 pub(crate) mod host_mapping;
+pub(crate) mod host_safety;
 pub(crate) mod idn_memo;
 pub(crate) mod ip_literal;
 pub(crate) mod leiri;

@@ -53,6 +53,14 @@
 //! maps back, through [`crate::to_uri`] with IDNA, to the same host (ASCII
 //! case aside, hosts being case-insensitive): a label ToUnicode rejects, or
 //! whose Unicode form would not survive the trip back, stays as it is.
+//! And, as browsers decide before they show a Unicode host, the converted
+//! host must pass the checks of UTS #39 (docs/rules.md §7.2): no label
+//! mixes scripts (`pаypal.com` with a Cyrillic `а`) or is whole-script
+//! confusable with an ASCII label (`xn--80ak6aa92e.com`, the Cyrillic
+//! `аррӏе.com`); otherwise every label of the host stays in punycode. (The
+//! string result has no room for a warning: a hit's
+//! [`crate::Warning::MixedScript`] and [`crate::Warning::Confusable`] say
+//! it of its host.)
 //!
 //! ```
 //! use iriscan::{to_iri, IriOptions};
@@ -72,6 +80,7 @@ use crate::chars::ascii::{UNRESERVED, ascii_is};
 use crate::chars::end_of_iri::{ends_iri, is_white_space};
 use crate::iri::components::Components;
 use crate::iri::host_mapping::{idna_host, is_ace_label, punycode_label_to_unicode};
+use crate::iri::host_safety::host_spoofing;
 use crate::iri::leiri::is_iri_char;
 use crate::iri::percent::{is_triplet, push_pct, push_pct_bytes, triplet_value};
 use crate::iri::to_uri::is_ip_literal;
@@ -95,7 +104,9 @@ impl IriOptions {
     /// caller's choice, for display. A label is converted only if ToUnicode
     /// accepts it and the converted host maps back through
     /// [`crate::to_uri`] with [`crate::HostMapping::Idna`] to the same host
-    /// (ASCII case aside); otherwise it stays as it is.
+    /// (ASCII case aside) and the host passes the UTS #39 checks browsers
+    /// apply (no label mixing scripts or whole-script confusable with an
+    /// ASCII one); otherwise it stays as it is.
     pub fn decode_punycode(mut self, yes: bool) -> IriOptions {
         self.decode_punycode = yes;
         self
@@ -276,7 +287,7 @@ fn push_run(text: &str, octets: &[u8], in_query: bool, decoding: Decoding, out: 
 
 /// The last step of §4 on a reg-name whose triplets are already decoded:
 /// ToUnicode on each `xn--` label, kept only if the host still maps to the
-/// same URI host (see the module docs).
+/// same URI host and passes the checks of UTS #39 (see the module docs).
 fn push_punycode_decoded(host: &str, out: &mut String) {
     let mut candidate = String::with_capacity(host.len() * 2);
     let mut changed = false;
@@ -300,7 +311,10 @@ fn push_punycode_decoded(host: &str, out: &mut String) {
             (Ok(before), Ok(after)) => before.eq_ignore_ascii_case(&after),
             _ => false,
         };
-    out.push_str(if same { &candidate } else { host });
+    // As browsers decide (docs/rules.md §7.2): no label may mix scripts or
+    // be whole-script confusable with an ASCII one.
+    let safe = same && host_spoofing(&candidate).is_safe();
+    out.push_str(if safe { &candidate } else { host });
 }
 
 #[cfg(test)]
@@ -435,6 +449,15 @@ mod tests {
             "http://xn--ab-.example/"
         );
         assert_eq!(to_iri("http://[xn--99zt52a]/", &p), "http://[xn--99zt52a]/");
+        // Homographs stay in punycode: whole-script confusable (the
+        // Cyrillic аррӏе.com), mixed script (Cyrillic а in paypal).
+        assert_eq!(
+            to_iri("http://xn--80ak6aa92e.com/", &p),
+            "http://xn--80ak6aa92e.com/"
+        );
+        let paypal = idna_host("pаypal.com").unwrap().into_owned();
+        let uri = format!("http://{paypal}/");
+        assert_eq!(to_iri(&uri, &p), uri);
         // Labels of a host that percent-encoding made non-ASCII.
         assert_eq!(
             to_iri("http://r%C3%A9sum%C3%A9.xn--99zt52a.org/", &p),
