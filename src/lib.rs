@@ -69,7 +69,7 @@
 mod chars;
 mod charset;
 mod find;
-#[cfg(feature = "mail")]
+#[cfg(any(feature = "mail", feature = "warc"))]
 mod format;
 mod iri;
 mod stream;
@@ -98,8 +98,12 @@ pub use format::mail::{
 };
 #[cfg(feature = "mail")]
 pub use format::mbox::{MboxMessage, MboxReader};
-#[cfg(feature = "mail")]
+#[cfg(any(feature = "mail", feature = "warc"))]
 pub use format::structured_hit::{Origin, Source, StructuredHit};
+#[cfg(feature = "warc")]
+pub use format::warc::{DEFAULT_MAX_RECORD_SIZE, WarcError, WarcErrorKind, WarcReader, WarcRecord};
+#[cfg(feature = "warc")]
+pub use format::warc_scan::{RecordScan, WarcScanner};
 pub use iri::components::Components;
 pub use iri::grammar::{GrammarAutomaton, grammar_regex};
 pub use iri::host_mapping::{HostMapping, IdnaFailure};
