@@ -63,6 +63,10 @@
 //! - `parallel` (default): several threads per input, with rayon. Without
 //!   it the library has no thread pool and every scan runs on the calling
 //!   thread.
+//! - `mail` (default): MIME messages and mbox files (`MailScanner`,
+//!   `MboxReader`; docs/rules.md §5).
+//! - `warc` (default): WARC and WET files, plain or gzip-compressed
+//!   (`WarcReader`, `WarcScanner`; docs/rules.md §7).
 
 #![deny(missing_docs)]
 
