@@ -306,14 +306,14 @@ mod tests {
                     <a href=\"mailto:a@ex.org\">m</a><base href=\"/docs/\"><img src=i.png>";
         assert_eq!(
             html_text_resolving(html, Some("http://ex.org/a/c.html")),
-            " http://ex.org/b?x=1&y=2 b   #top t   mailto:a@ex.org m  http://ex.org/docs/   http://ex.org/docs/i.png  "
+            " http://ex.org/b?x=1&y=2 b   #top t   mailto:a@ex.org m  http://ex.org/docs/  http://ex.org/docs/i.png "
         );
         assert_eq!(
             html_text_resolving(
                 "<img src=\"g/Thailand 2011/i.jpg\">",
                 Some("http://ex.org/p/")
             ),
-            "  http://ex.org/p/g/Thailand%202011/i.jpg  "
+            " http://ex.org/p/g/Thailand%202011/i.jpg "
         );
         // No base: as before.
         assert_eq!(html_text("<a href=\"../b\">b</a>"), " ../b b ");
