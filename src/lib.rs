@@ -63,13 +63,17 @@
 //! - `parallel` (default): several threads per input, with rayon. Without
 //!   it the library has no thread pool and every scan runs on the calling
 //!   thread.
+//! - `mail` (default): MIME messages and mbox files (`MailScanner`,
+//!   `MboxReader`; docs/rules.md §5).
+//! - `warc` (default): WARC and WET files, plain or gzip-compressed
+//!   (`WarcReader`, `WarcScanner`; docs/rules.md §7).
 
 #![deny(missing_docs)]
 
 mod chars;
 mod charset;
 mod find;
-#[cfg(feature = "mail")]
+#[cfg(any(feature = "mail", feature = "warc"))]
 mod format;
 mod iri;
 mod stream;
@@ -99,8 +103,12 @@ pub use format::mail::{
 };
 #[cfg(feature = "mail")]
 pub use format::mbox::{MboxMessage, MboxReader};
-#[cfg(feature = "mail")]
+#[cfg(any(feature = "mail", feature = "warc"))]
 pub use format::structured_hit::{Origin, Source, StructuredHit};
+#[cfg(feature = "warc")]
+pub use format::warc::{DEFAULT_MAX_RECORD_SIZE, WarcError, WarcErrorKind, WarcReader, WarcRecord};
+#[cfg(feature = "warc")]
+pub use format::warc_scan::{RecordScan, WarcScanner};
 pub use iri::components::Components;
 pub use iri::grammar::{GrammarAutomaton, grammar_regex};
 pub use iri::host_mapping::{HostMapping, IdnaFailure};

@@ -44,4 +44,6 @@ mod support;
 mod to_iri_suite;
 mod to_uri_suite;
 mod validate_suite;
+#[cfg(feature = "warc")]
+mod warc;
 mod warnings;

@@ -186,7 +186,7 @@ impl Charset {
     /// and no overridden declaration: what a structured format decides for
     /// a piece of a document (a mail part declared `charset=Shift_JIS`, or
     /// valid UTF-8).
-    #[cfg(feature = "mail")]
+    #[cfg(any(feature = "mail", feature = "warc"))]
     pub(crate) fn chosen(encoding: &'static Encoding, source: CharsetSource) -> Charset {
         Charset {
             encoding,
@@ -198,7 +198,7 @@ impl Charset {
 
     /// The same charset, noting that the bytes overrode a declaration of
     /// `declared` (see [`Charset::overridden_declaration`]).
-    #[cfg(feature = "mail")]
+    #[cfg(any(feature = "mail", feature = "warc"))]
     pub(crate) fn overriding(mut self, declared: &'static Encoding) -> Charset {
         self.overridden = Some(declared);
         self

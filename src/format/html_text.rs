@@ -46,7 +46,16 @@ const LATIN1: [&str; 96] = [
 ];
 
 /// The text of `html` a reader sees, with the link attributes' values.
+#[cfg_attr(not(feature = "mail"), allow(dead_code))]
 pub(crate) fn html_text(html: &str) -> String {
+    html_text_resolving(html, None)
+}
+
+/// [`html_text`], with relative link attribute values resolved against
+/// `base` (a WARC record's target URI), or against the page's own
+/// `<base href>` when it has one.
+pub(crate) fn html_text_resolving(html: &str, base: Option<&str>) -> String {
+    let mut base = base.map(str::to_string);
     let bytes = html.as_bytes();
     let mut out = String::with_capacity(html.len());
     let mut i = 0;
@@ -70,7 +79,7 @@ pub(crate) fn html_text(html: &str) -> String {
             .first()
             .is_some_and(|b| b.is_ascii_alphabetic() || b"/!?".contains(b))
         {
-            let (end, name_is) = tag(html, i, &mut out);
+            let (end, name_is) = tag(html, i, &mut out, &mut base);
             i = end;
             // The content of a script or a style is not text.
             for element in ["script", "style"] {
@@ -89,7 +98,12 @@ pub(crate) fn html_text(html: &str) -> String {
 /// Reads the tag at `start` (a `<`), writing a space and the values of its
 /// link attributes to `out`; returns the end of the tag and a test of its
 /// name.
-fn tag<'h>(html: &'h str, start: usize, out: &mut String) -> (usize, impl Fn(&str) -> bool + 'h) {
+fn tag<'h>(
+    html: &'h str,
+    start: usize,
+    out: &mut String,
+    base: &mut Option<String>,
+) -> (usize, impl Fn(&str) -> bool + 'h) {
     let bytes = html.as_bytes();
     let is_name = |b: u8| !(b.is_ascii_whitespace() || b"/>=\"'".contains(&b));
     let mut i = start + 1;
@@ -144,23 +158,61 @@ fn tag<'h>(html: &'h str, start: usize, out: &mut String) -> (usize, impl Fn(&st
         };
         if LINK_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(attr)) {
             let value = &html[value_start..value_end];
+            let mut decoded = String::with_capacity(value.len());
             let mut k = 0;
             while k < value.len() {
                 let amp =
                     memchr::memchr(b'&', &value.as_bytes()[k..]).map_or(value.len(), |n| k + n);
-                out.push_str(&value[k..amp]);
+                decoded.push_str(&value[k..amp]);
                 k = if amp < value.len() {
-                    push_reference(value, amp, out)
+                    push_reference(value, amp, &mut decoded)
                 } else {
                     amp
                 };
             }
+            let resolved = base.as_deref().and_then(|b| resolved(b, decoded.trim()));
+            if name.eq_ignore_ascii_case("base") && attr.eq_ignore_ascii_case("href") {
+                *base = resolved
+                    .clone()
+                    .or_else(|| Some(decoded.trim().to_string()));
+            }
+            out.push_str(resolved.as_deref().unwrap_or(&decoded));
             out.push(' ');
         }
         i = next;
     }
     let end = (i + 1).min(bytes.len());
     (end, move |element: &str| name.eq_ignore_ascii_case(element))
+}
+
+/// A relative reference resolved against `base`; `None` for an absolute
+/// one (the finder reads it as it is), a fragment of the page itself, an
+/// empty one, or one that does not resolve.
+fn resolved(base: &str, reference: &str) -> Option<String> {
+    let scheme_len = reference
+        .bytes()
+        .position(|b| !(b.is_ascii_alphanumeric() || b"+-.".contains(&b)));
+    let has_scheme = reference
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphabetic)
+        && scheme_len.is_some_and(|n| reference.as_bytes()[n] == b':');
+    if has_scheme || reference.is_empty() || reference.starts_with('#') {
+        return None;
+    }
+    // A browser percent-encodes what a URL cannot hold (a space in a
+    // file name); the reference is read the same way.
+    let mut escaped = String::with_capacity(reference.len());
+    for c in reference.chars() {
+        match c {
+            ' ' | '"' | '<' | '>' | '`' | '{' | '}' | '|' | '^' => {
+                escaped.push_str(&format!("%{:02X}", c as u32));
+            }
+            c if c.is_ascii_control() => escaped.push_str(&format!("%{:02X}", c as u32)),
+            c => escaped.push(c),
+        }
+    }
+    crate::resolve(base, &escaped).ok()
 }
 
 /// Decodes the character reference at `start` (an `&`) into `out`, or
@@ -246,6 +298,25 @@ mod tests {
             html_text(html),
             " Voir  https://ex.org/a?x=1&y=2 le café  中文 &bogus; a&b  http://img.example/i.png  "
         );
+    }
+
+    #[test]
+    fn relative_links_are_resolved_against_the_base() {
+        let html = "<a href=\"../b?x=1&amp;y=2\">b</a> <a href='#top'>t</a> \
+                    <a href=\"mailto:a@ex.org\">m</a><base href=\"/docs/\"><img src=i.png>";
+        assert_eq!(
+            html_text_resolving(html, Some("http://ex.org/a/c.html")),
+            " http://ex.org/b?x=1&y=2 b   #top t   mailto:a@ex.org m  http://ex.org/docs/  http://ex.org/docs/i.png "
+        );
+        assert_eq!(
+            html_text_resolving(
+                "<img src=\"g/Thailand 2011/i.jpg\">",
+                Some("http://ex.org/p/")
+            ),
+            " http://ex.org/p/g/Thailand%202011/i.jpg "
+        );
+        // No base: as before.
+        assert_eq!(html_text("<a href=\"../b\">b</a>"), " ../b b ");
     }
 
     #[test]

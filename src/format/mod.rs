@@ -1,6 +1,6 @@
 //! Structured inputs: documents that are not running text but *hold*
 //! running text — a mail message, an mbox of messages (and, later, HTML
-//! pages and web archives).
+//! pages), a web archive's records.
 //!
 //! The text path finds IRIs in bytes as they are. A structured document
 //! first has to be taken apart: a quoted-printable body breaks a link over
@@ -24,9 +24,24 @@
 //! - [`part_charset`]: the charset of a text part (docs/rules.md §3 per
 //!   part).
 //! - [`mbox`]: the messages of an mbox file, split as it streams.
+//! - [`warc`]: the records of a WARC or WET file, read as it streams
+//!   ([`warc_gzip`] decodes a compressed one member by member);
+//!   [`warc_scan`] scans each record's payload, taken out of its HTTP
+//!   response by [`warc_http`] (docs/rules.md §8).
 
 pub(crate) mod html_text;
+#[cfg(feature = "mail")]
 pub(crate) mod mail;
+#[cfg(feature = "mail")]
 pub(crate) mod mbox;
+#[cfg(feature = "mail")]
 pub(crate) mod part_charset;
 pub(crate) mod structured_hit;
+#[cfg(feature = "warc")]
+pub(crate) mod warc;
+#[cfg(feature = "warc")]
+pub(crate) mod warc_gzip;
+#[cfg(feature = "warc")]
+pub(crate) mod warc_http;
+#[cfg(feature = "warc")]
+pub(crate) mod warc_scan;

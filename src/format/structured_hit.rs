@@ -57,6 +57,7 @@ pub struct Origin {
     id: Option<Arc<str>>,
     part: Arc<str>,
     source: Source,
+    target_uri: Option<Arc<str>>,
 }
 
 impl Origin {
@@ -68,18 +69,33 @@ impl Origin {
             id,
             part,
             source,
+            target_uri: None,
         }
     }
 
+    /// The same origin, for a unit fetched from `uri` (a WARC record's
+    /// `WARC-Target-URI`).
+    pub fn with_target_uri(mut self, uri: Option<Arc<str>>) -> Origin {
+        self.target_uri = uri;
+        self
+    }
+
+    /// The URI the unit was fetched from: a WARC record's
+    /// `WARC-Target-URI` (the `target_uri` of the JSON output); `None` for
+    /// mail.
+    pub fn target_uri(&self) -> Option<&str> {
+        self.target_uri.as_deref()
+    }
+
     /// The 0-based index of the unit in its input: the message's place in
-    /// an mbox (0 for a single message). This is the `message` of the JSON
-    /// output: unlike an identifier it is always there and never repeats.
+    /// an mbox (0 for a single message), the record's in a WARC file. This
+    /// is the `message` (or `record`) of the JSON output: unlike an identifier it is always there and never repeats.
     pub fn index(&self) -> u64 {
         self.index
     }
 
-    /// The unit's own identifier, if it has one: a message's `Message-ID`
-    /// (without its angle brackets).
+    /// The unit's own identifier, if it has one: a message's `Message-ID`,
+    /// a WARC record's `WARC-Record-ID` (without their angle brackets).
     pub fn id(&self) -> Option<&str> {
         self.id.as_deref()
     }

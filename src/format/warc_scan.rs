@@ -1,0 +1,407 @@
+//! The links in a WARC file's records: each `response`, `resource` and
+//! `conversion` record's payload read as what it is and scanned with the
+//! text path's [`Finder`].
+//!
+//! A record's payload (docs/rules.md §8.2):
+//!
+//! - a `response` holding an HTTP response: its body, with the chunked
+//!   transfer coding and a gzip/deflate content coding undone
+//!   ([`warc_http`](super::warc_http)); its media type and charset from the
+//!   HTTP `Content-Type`;
+//! - a `resource` or `conversion` record (a WET file's text): its block,
+//!   with the record's own `Content-Type`.
+//!
+//! HTML (`text/html`, `application/xhtml+xml`) is read as the text a
+//! reader sees, with the values of link attributes, relative ones resolved
+//! against the page's `<base href>` or else the record's
+//! `WARC-Target-URI`; other text (`text/*`, JSON, XML) is scanned as it
+//! is; anything else (images, scripts as `application/javascript`, PDFs)
+//! is not scanned. The charset is chosen by the rules of docs/rules.md §3
+//! with the `charset=` of the content type as the declaration.
+//!
+//! Each hit is a [`StructuredHit`] whose [`Origin`] names the record (its
+//! index, its `WARC-Record-ID`) and its target URI; its source is the
+//! payload's media type. Where the payload's text is the WARC file's
+//! bytes verbatim (an uncompressed file, no transfer or content coding,
+//! UTF-8, not HTML) the hit also has offsets into the file.
+
+use std::borrow::Cow;
+use std::io::Read;
+use std::sync::Arc;
+
+use encoding_rs::{Encoding, UTF_8};
+
+use crate::Finder;
+use crate::charset::detect::{Charset, CharsetSource, detect};
+use crate::format::html_text::html_text_resolving;
+use crate::format::structured_hit::{Origin, Source, StructuredHit};
+use crate::format::warc::{
+    DEFAULT_MAX_RECORD_SIZE, WarcError, WarcErrorKind, WarcReader, WarcRecord,
+};
+use crate::format::warc_http::{dechunk, decode_content, media_type, parse_response};
+
+/// How many bytes of blocks are read ahead while the records before are
+/// scanned.
+const BATCH_BYTES: usize = 8 << 20;
+
+/// How many records at most are read ahead.
+const BATCH_RECORDS: usize = 1024;
+
+/// Scans WARC records: a [`Finder`] and the largest record kept.
+///
+/// ```
+/// use iriscan::{Finder, WarcScanner};
+/// let warc = b"WARC/1.0\r\n\
+///     WARC-Type: response\r\n\
+///     WARC-Record-ID: <urn:uuid:7>\r\n\
+///     WARC-Target-URI: http://example.org/dir/page.html\r\n\
+///     Content-Type: application/http; msgtype=response\r\n\
+///     Content-Length: 105\r\n\r\n\
+///     HTTP/1.1 200 OK\r\n\
+///     Content-Type: text/html; charset=utf-8\r\n\r\n\
+///     <a href=\"../caf&eacute;?a=1&amp;b=2\">caf\xc3\xa9</a>\r\n\r\n";
+/// let mut found = Vec::new();
+/// WarcScanner::new(Finder::new())
+///     .scan_warc(&warc[..], |scan| found.extend(scan.into_hits()))
+///     .unwrap();
+/// assert_eq!(found[0].hit().iri(), "http://example.org/café?a=1&b=2");
+/// assert_eq!(found[0].origin().id(), Some("urn:uuid:7"));
+/// assert_eq!(found[0].origin().target_uri(), Some("http://example.org/dir/page.html"));
+/// assert_eq!(found[0].origin().source().to_string(), "text/html");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct WarcScanner {
+    finder: Finder,
+    max_record_size: usize,
+}
+
+/// What one record gave: its hits and the problems met. A problem the
+/// reader met between records, or in a record it dropped, is a scan of its
+/// own with no hits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordScan {
+    index: u64,
+    record_id: Option<Arc<str>>,
+    target_uri: Option<Arc<str>>,
+    hits: Vec<StructuredHit<'static>>,
+    errors: Vec<WarcError>,
+}
+
+impl RecordScan {
+    fn failed(error: WarcError) -> RecordScan {
+        RecordScan {
+            index: error.record(),
+            errors: vec![error],
+            ..RecordScan::default()
+        }
+    }
+
+    /// The record's 0-based index in its input.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The record's `WARC-Record-ID`, without angle brackets.
+    pub fn record_id(&self) -> Option<&str> {
+        self.record_id.as_deref()
+    }
+
+    /// The record's `WARC-Target-URI`.
+    pub fn target_uri(&self) -> Option<&str> {
+        self.target_uri.as_deref()
+    }
+
+    /// The hits, valid and invalid, in the order of the payload.
+    pub fn hits(&self) -> &[StructuredHit<'static>] {
+        &self.hits
+    }
+
+    /// The hits, taken.
+    pub fn into_hits(self) -> Vec<StructuredHit<'static>> {
+        self.hits
+    }
+
+    /// The problems met.
+    pub fn errors(&self) -> &[WarcError] {
+        &self.errors
+    }
+}
+
+/// How a payload is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    Html,
+    Text,
+}
+
+impl WarcScanner {
+    /// A scanner that finds hits with `finder`, keeping records up to
+    /// [`DEFAULT_MAX_RECORD_SIZE`].
+    pub fn new(finder: Finder) -> WarcScanner {
+        WarcScanner {
+            finder,
+            max_record_size: DEFAULT_MAX_RECORD_SIZE,
+        }
+    }
+
+    /// The largest block kept, and the largest payload a content coding
+    /// is decoded to, in bytes (default [`DEFAULT_MAX_RECORD_SIZE`]).
+    pub fn max_record_size(mut self, bytes: usize) -> WarcScanner {
+        self.max_record_size = bytes;
+        self
+    }
+
+    /// The finder the scanner uses.
+    pub fn finder(&self) -> &Finder {
+        &self.finder
+    }
+
+    /// Scans one record (read by a [`WarcReader`] or made by the caller).
+    pub fn scan_record(&self, record: &WarcRecord) -> RecordScan {
+        let mut scan = RecordScan {
+            index: record.index(),
+            record_id: record.record_id().map(Arc::from),
+            target_uri: record.target_uri().map(Arc::from),
+            ..RecordScan::default()
+        };
+        let kind = record.record_type().unwrap_or_default();
+        let kind = kind.trim().to_ascii_lowercase();
+        if !matches!(kind.as_str(), "response" | "resource" | "conversion") {
+            return scan;
+        }
+        let block = record.block();
+        let warc_type = record.content_type().unwrap_or_default();
+        let is_http = kind == "response"
+            && (warc_type
+                .to_ascii_lowercase()
+                .starts_with("application/http")
+                || block.starts_with(b"HTTP/"));
+        let (payload, content_type, at): (Cow<'_, [u8]>, Option<&str>, Option<usize>) = if is_http {
+            let Some(response) = parse_response(block) else {
+                scan.errors.push(WarcError::new(
+                    record.index(),
+                    record.block_offset(),
+                    WarcErrorKind::Payload("no HTTP status line".into()),
+                ));
+                return scan;
+            };
+            let mut body = Cow::Borrowed(response.body);
+            let mut at = Some(response.body_start);
+            if response
+                .header("Transfer-Encoding")
+                .is_some_and(|te| te.to_ascii_lowercase().contains("chunked"))
+            {
+                body = Cow::Owned(dechunk(&body));
+                at = None;
+            }
+            let coding = response.header("Content-Encoding");
+            // Some archives store the body decoded and keep the header.
+            let identity = coding.is_none_or(|c| c.trim().eq_ignore_ascii_case("identity"));
+            let says_gzip = coding.is_some_and(|c| c.to_ascii_lowercase().contains("gzip"));
+            let coded = !identity && (!says_gzip || body.starts_with(&[0x1f, 0x8b]));
+            if coded {
+                match decode_content(body, coding, self.max_record_size) {
+                    Ok(decoded) => body = decoded,
+                    Err(e) => {
+                        scan.errors.push(WarcError::new(
+                            record.index(),
+                            record.block_offset() + response.body_start as u64,
+                            WarcErrorKind::Payload(e),
+                        ));
+                        return scan;
+                    }
+                }
+                at = None;
+            }
+            (body, response.header("Content-Type"), at)
+        } else {
+            (Cow::Borrowed(block), record.content_type(), Some(0))
+        };
+        let (media, charset) = media_type(content_type.unwrap_or_default());
+        let (media, reading) = match reading_of(&media, &payload) {
+            Some(found) => found,
+            None => return scan,
+        };
+        let (text, document_charset) = payload_text(&payload, charset.as_deref());
+        let verbatim = matches!(text, Cow::Borrowed(_)) && reading == Reading::Text;
+        let seen;
+        let text: &str = match reading {
+            Reading::Html => {
+                seen = html_text_resolving(&text, record.target_uri());
+                &seen
+            }
+            Reading::Text => &text,
+        };
+        let raw_at = at
+            .filter(|_| verbatim && !record.is_compressed())
+            .map(|at| record.block_offset() + at as u64);
+        let origin = Arc::new(
+            Origin::new(
+                record.index(),
+                scan.record_id.clone(),
+                "".into(),
+                Source::Body(media.into()),
+            )
+            .with_target_uri(scan.target_uri.clone()),
+        );
+        for hit in self.finder.find_iter(text.as_bytes()) {
+            let raw = raw_at.map(|at| at + hit.start() as u64..at + hit.end() as u64);
+            scan.hits.push(StructuredHit::new(
+                hit.in_document(document_charset).into_owned(),
+                origin.clone(),
+                raw,
+            ));
+        }
+        scan
+    }
+
+    /// Scans every record of a WARC or WET file (plain or gzip-compressed)
+    /// read from `input`, handing each record's scan to `each` in input
+    /// order; problems the reader met are handed over as scans of their
+    /// own. With the `parallel` feature, the next records are read while
+    /// the ones before are scanned on the pool, so memory is two batches of
+    /// records (8 MiB of blocks each, or one record up to the maximum).
+    /// Returns the number of records read, or the read error that ended
+    /// the input (after handing over the records before it).
+    pub fn scan_warc<R: Read + Send>(
+        &self,
+        input: R,
+        mut each: impl FnMut(RecordScan),
+    ) -> Result<u64, WarcError> {
+        let mut reader = WarcReader::new(input).max_record_size(self.max_record_size);
+        let mut count = 0;
+        let (mut batch, mut failure) = read_batch(&mut reader);
+        loop {
+            if batch.is_empty() {
+                break;
+            }
+            #[cfg(feature = "parallel")]
+            let ((next, next_failure), scans) = if failure.is_none() {
+                rayon::join(|| read_batch(&mut reader), || self.scan_batch(&batch))
+            } else {
+                ((Vec::new(), None), self.scan_batch(&batch))
+            };
+            #[cfg(not(feature = "parallel"))]
+            let ((next, next_failure), scans) = {
+                let scans = self.scan_batch(&batch);
+                if failure.is_none() {
+                    (read_batch(&mut reader), scans)
+                } else {
+                    ((Vec::new(), None), scans)
+                }
+            };
+            count += batch.iter().filter(|item| item.is_ok()).count() as u64;
+            scans.into_iter().for_each(&mut each);
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            batch = next;
+            failure = next_failure;
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(count),
+        }
+    }
+
+    fn scan_batch(&self, batch: &[Result<WarcRecord, WarcError>]) -> Vec<RecordScan> {
+        let scan = |item: &Result<WarcRecord, WarcError>| match item {
+            Ok(record) => self.scan_record(record),
+            Err(e) => RecordScan::failed(e.clone()),
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            batch.par_iter().map(scan).collect()
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            batch.iter().map(scan).collect()
+        }
+    }
+}
+
+/// The next records (and problems) of `reader`, up to a batch; the read
+/// error that ended the input, if one did.
+fn read_batch<R: Read>(
+    reader: &mut WarcReader<R>,
+) -> (Vec<Result<WarcRecord, WarcError>>, Option<WarcError>) {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    while bytes < BATCH_BYTES && batch.len() < BATCH_RECORDS {
+        match reader.next() {
+            None => break,
+            Some(Err(e)) if matches!(e.kind(), WarcErrorKind::Read(_)) => return (batch, Some(e)),
+            Some(item) => {
+                bytes += item.as_ref().map_or(0, |r| r.block().len());
+                batch.push(item);
+            }
+        }
+    }
+    (batch, None)
+}
+
+/// How a payload of media type `media` is read, and the media type it is
+/// reported as (sniffed when there is none): `None` for one that is not
+/// text.
+fn reading_of(media: &str, payload: &[u8]) -> Option<(String, Reading)> {
+    let html = ["text/html", "application/xhtml+xml"];
+    if html.contains(&media) {
+        return Some((media.to_string(), Reading::Html));
+    }
+    let text = media.starts_with("text/")
+        || ["application/json", "application/xml", "message/rfc822"].contains(&media)
+        || media.ends_with("+xml")
+        || media.ends_with("+json");
+    if text {
+        return Some((media.to_string(), Reading::Text));
+    }
+    if !media.is_empty() {
+        return None;
+    }
+    // No content type: what the first bytes look like.
+    let head = &payload[..payload.len().min(512)];
+    let lower = head.to_ascii_lowercase();
+    if memchr::memmem::find(&lower, b"<html").is_some()
+        || memchr::memmem::find(&lower, b"<!doctype html").is_some()
+    {
+        return Some(("text/html".into(), Reading::Html));
+    }
+    if !head.contains(&0) {
+        return Some(("text/plain".into(), Reading::Text));
+    }
+    None
+}
+
+/// The payload's text, in the charset docs/rules.md §3 chooses with
+/// `declared` as the declaration: valid UTF-8 first, then the declared
+/// charset, then the payload's own declaration or the detector.
+fn payload_text<'p>(payload: &'p [u8], declared: Option<&str>) -> (Cow<'p, str>, Charset) {
+    let declared = declared.and_then(|l| Encoding::for_label(l.trim().as_bytes()));
+    if let Ok(text) = std::str::from_utf8(payload) {
+        let utf8 = Charset::chosen(UTF_8, CharsetSource::Utf8);
+        let charset = match declared {
+            // A stale declaration the bytes overrode (ASCII text is in
+            // every declared charset's repertoire: nothing overridden).
+            Some(d) if d != UTF_8 && !payload.is_ascii() => utf8.overriding(d),
+            _ => utf8,
+        };
+        return (Cow::Borrowed(text), charset);
+    }
+    let encoding = match declared {
+        // A declared UTF-16 in HTTP is what it says; the replacement
+        // encoding is not a charset to read with.
+        Some(e) if e != encoding_rs::REPLACEMENT => e,
+        _ => {
+            let found = detect(payload, true);
+            let chosen = found.encoding();
+            let (text, _) = chosen.decode_without_bom_handling(&payload[found.bom_len()..]);
+            return (Cow::Owned(text.into_owned()), found);
+        }
+    };
+    let (text, _) = encoding.decode_without_bom_handling(payload);
+    (
+        Cow::Owned(text.into_owned()),
+        Charset::chosen(encoding, CharsetSource::Declaration),
+    )
+}
