@@ -78,3 +78,23 @@ fn all_encodings_lists_each_encoding_once() {
     names.dedup();
     assert_eq!(names.len(), 40);
 }
+
+/// The links a careful reader lists in a corpus document, as `(unit, iri)`
+/// (the unit is a message of an mbox or a record of a WARC): a
+/// `NAME.links.txt` file of `UNIT<TAB>IRI` lines, `#` comments.
+#[cfg(any(feature = "mail", feature = "warc"))]
+pub fn hand_checked_links(path: &std::path::Path) -> std::collections::BTreeSet<(u64, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (unit, iri) = l
+                .split_once('\t')
+                .unwrap_or_else(|| panic!("{}: {l:?}", path.display()));
+            let unit = unit
+                .parse()
+                .unwrap_or_else(|e| panic!("{}: {l:?}: {e}", path.display()));
+            (unit, iri.to_string())
+        })
+        .collect()
+}

@@ -142,17 +142,7 @@ fn compressed_record_by_record_the_links_are_the_same() {
 /// `(record, iri)` of the links a careful reader lists in a document
 /// (`NAME.links.txt`: `RECORD<TAB>IRI` lines, `#` comments).
 fn hand_checked(name: &str) -> BTreeSet<(u64, String)> {
-    let path = dir().join(format!("{name}.links.txt"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (m, iri) = l
-                .split_once('\t')
-                .unwrap_or_else(|| panic!("{name}: {l:?}"));
-            (m.parse().unwrap(), iri.to_string())
-        })
-        .collect()
+    crate::support::hand_checked_links(&dir().join(format!("{name}.links.txt")))
 }
 
 #[test]
