@@ -69,7 +69,7 @@
 mod chars;
 mod charset;
 mod find;
-#[cfg(feature = "mail")]
+#[cfg(feature = "html")]
 mod format;
 mod iri;
 mod stream;
@@ -92,13 +92,15 @@ pub use find::found_iri::{Hit, Warning};
 pub use find::hit_filter::{FilterError, HitFilter};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
+#[cfg(feature = "html")]
+pub use format::html::{HtmlScanner, HtmlSummary, TEXT_FLUSH};
 #[cfg(feature = "mail")]
 pub use format::mail::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_SIZE, MailError, MailErrorKind, MailScanner, MessageScan,
 };
 #[cfg(feature = "mail")]
 pub use format::mbox::{MboxMessage, MboxReader};
-#[cfg(feature = "mail")]
+#[cfg(feature = "html")]
 pub use format::structured_hit::{Origin, Source, StructuredHit};
 pub use iri::components::Components;
 pub use iri::grammar::{GrammarAutomaton, grammar_regex};
