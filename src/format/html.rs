@@ -267,6 +267,35 @@ struct PageReader<'s, 'f> {
 }
 
 impl PageReader<'_, '_> {
+    /// Takes a piece of text content (see [`PageVisitor::text`]).
+    fn text_piece(&mut self, text: &[u8], raw: Range<usize>, verbatim: bool) {
+        let at = self.text.len();
+        // The input is UTF-8 (transcoded), and so is what the tokenizer
+        // gives (it replaces what is not).
+        self.text.push_str(&String::from_utf8_lossy(text));
+        match self.pieces.last_mut() {
+            // Adjacent verbatim pieces are one.
+            Some(last) if verbatim && last.verbatim && last.raw.end == raw.start => {
+                last.raw.end = raw.end;
+            }
+            _ => self.pieces.push(Piece { at, raw, verbatim }),
+        }
+        if self.text.len() >= 2 * TEXT_FLUSH {
+            // A long run of text: scan it up to its last white space that
+            // leaves room for a whole IRI after it.
+            let limit = self.text.len() - self.scanner.finder.max_iri_len().min(TEXT_FLUSH);
+            let cut = self.text.as_bytes()[..limit]
+                .iter()
+                .rposition(u8::is_ascii_whitespace)
+                .map_or(limit, |p| p + 1);
+            let cut = (0..=cut)
+                .rev()
+                .find(|&c| self.text.is_char_boundary(c))
+                .unwrap_or(0);
+            self.flush(cut);
+        }
+    }
+
     /// The raw range (UTF-8 input) of the text range `range` of `text`.
     fn raw_of(&self, range: Range<usize>) -> Range<usize> {
         let find = |offset: usize| {
@@ -392,30 +421,22 @@ impl PageReader<'_, '_> {
 
 impl PageVisitor for &mut PageReader<'_, '_> {
     fn text(&mut self, text: &[u8], raw: Range<usize>, verbatim: bool) {
-        let at = self.text.len();
-        // The input is UTF-8 (transcoded), and so is what the tokenizer
-        // gives (it replaces what is not).
-        self.text.push_str(&String::from_utf8_lossy(text));
-        match self.pieces.last_mut() {
-            // Adjacent verbatim pieces are one.
-            Some(last) if verbatim && last.verbatim && last.raw.end == raw.start => {
-                last.raw.end = raw.end;
+        // The tokenizer hands over a run of plain text whole, however
+        // long: it is taken in pieces of at most `TEXT_FLUSH` bytes.
+        let mut from = 0;
+        while from < text.len() {
+            let mut to = (from + TEXT_FLUSH).min(text.len());
+            // Not inside a UTF-8 character (a continuation byte is 10xxxxxx).
+            while to < text.len() && to > from + 1 && text[to] & 0xC0 == 0x80 {
+                to -= 1;
             }
-            _ => self.pieces.push(Piece { at, raw, verbatim }),
-        }
-        if self.text.len() >= 2 * TEXT_FLUSH {
-            // A long run of text: scan it up to its last white space that
-            // leaves room for a whole IRI after it.
-            let limit = self.text.len() - self.scanner.finder.max_iri_len().min(TEXT_FLUSH);
-            let cut = self.text.as_bytes()[..limit]
-                .iter()
-                .rposition(u8::is_ascii_whitespace)
-                .map_or(limit, |p| p + 1);
-            let cut = (0..=cut)
-                .rev()
-                .find(|&c| self.text.is_char_boundary(c))
-                .unwrap_or(0);
-            self.flush(cut);
+            let piece_raw = if verbatim {
+                raw.start + from..raw.start + to
+            } else {
+                raw.clone()
+            };
+            self.text_piece(&text[from..to], piece_raw, verbatim);
+            from = to;
         }
     }
 
