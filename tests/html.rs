@@ -199,10 +199,13 @@ fn cost(page: &[u8]) -> (u64, usize, usize) {
     (summary.work(), summary.held(), n)
 }
 
+/// Makes a page of about `n` bytes.
+type PageMaker = fn(usize) -> Vec<u8>;
+
 #[test]
 fn hostile_pages_are_linear_and_bounded() {
     let mib = 1 << 18;
-    let makers: [(&str, fn(usize) -> Vec<u8>); 7] = [
+    let makers: [(&str, PageMaker); 7] = [
         ("a long attribute value", |n| {
             format!("<a href=\"http://ex.org/{}\">x</a>", "a".repeat(n)).into_bytes()
         }),
