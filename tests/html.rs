@@ -277,3 +277,21 @@ fn a_long_run_of_text_is_scanned_in_pieces_without_losing_a_link() {
         assert_eq!(h.start() + 3, r.start as usize);
     }
 }
+
+#[test]
+fn an_attribute_value_that_starts_with_a_reference_is_sliced_without_its_quote() {
+    for page in [
+        "<a href=\"&#104;ttp://ex.org/\">x</a>",
+        "<a href='&#104;ttp://ex.org/'>x</a>",
+        "<a href=&#104;ttp://ex.org/>x</a>",
+    ] {
+        let hits = scan(page, None);
+        assert_eq!(hits[0].hit().iri(), "http://ex.org/");
+        let r = hits[0].raw_range().unwrap();
+        assert_eq!(
+            &page[r.start as usize..r.end as usize],
+            "&#104;ttp://ex.org/",
+            "{page}"
+        );
+    }
+}

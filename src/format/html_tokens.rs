@@ -364,7 +364,17 @@ impl<V: PageVisitor> Emitter for LinkEmitter<'_, V> {
             && LINK_ATTRIBUTES
                 .iter()
                 .any(|a| a.as_bytes() == self.attribute.get());
-        self.value_raw = self.position..self.position;
+        // A quoted value starts here, after its quote; an unquoted one
+        // one byte back: the tokenizer has read its first byte to know it
+        // is unquoted.
+        let mut start = self.position.min(self.input.len());
+        if start > 0
+            && !matches!(self.input[start - 1], b'"' | b'\'' | b'=')
+            && !self.input[start - 1].is_ascii_whitespace()
+        {
+            start -= 1;
+        }
+        self.value_raw = start..start;
     }
 
     fn push_attribute_name(&mut self, s: &[u8]) {
