@@ -1,5 +1,5 @@
 //! `--format`: inputs that are not running text — mail, HTML pages, web
-//! archives — read by the library's reader for each (docs/rules.md §4.8).
+//! archives — read by the library's reader for each (docs/rules.md §4, "Formats").
 //!
 //! Which reader an input needs is told by [`choose`]: the format given, or
 //! with `--format auto` (the default) the library's [`InputFormat::sniff`]

@@ -1,4 +1,4 @@
-//! `--format` (docs/rules.md §4.8): mail, HTML pages and web archives read
+//! `--format` (docs/rules.md §4, "Formats"): mail, HTML pages and web archives read
 //! by the library's readers, told apart by `--format auto` from their
 //! first bytes and names, named, walked or on standard input; what the
 //! command line prints for each corpus document is what the library's

@@ -1,5 +1,5 @@
 //! Which reader an input needs: running text, mail, an HTML page or a web
-//! archive, told from its first bytes and its name (docs/rules.md §4.8).
+//! archive, told from its first bytes and its name (docs/rules.md §4, "Formats").
 //!
 //! A crawler hands over files named `.warc.gz`, a mail client an `.eml`, a
 //! pipe has no name at all: so the content decides first where it can
