@@ -197,17 +197,17 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     job.decompress = args.search_zip;
     let mut stats = Stats::start();
     let threads = args.threads();
-    if threads > 1 {
-        // `--threads N` is N threads in all, this one included: it reads
-        // the input and, while it waits for the pool, works on the pool's
-        // jobs. A pool of N threads beside it would make N + 1 busy threads
-        // on N cores, and the one left out waits a time slice per block.
-        // (If the pool is already built, it stays as it is.)
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .use_current_thread()
-            .build_global();
-    }
+    // `--threads N` is N threads in all, this one included: it reads the
+    // input and, while it waits for the pool, works on the pool's jobs. A
+    // pool of N threads beside it would make N + 1 busy threads on N
+    // cores, and the one left out waits a time slice per block. With
+    // `-j 1` the pool is this thread alone: the mail and WARC readers
+    // scan their batches on the pool. (If the pool is already built, it
+    // stays as it is.)
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .use_current_thread()
+        .build_global();
     let mut failed = false;
     let mut batch: Vec<Input> = Vec::new();
     let mut walk = walk.peekable();
