@@ -273,3 +273,39 @@ fn a_pipe_is_not_held_back_by_the_format_guess() {
     let _ = child.wait();
     assert_eq!(line.as_deref(), Ok("http://ex.org/first\n"));
 }
+
+#[test]
+fn a_maildir_is_walked_and_each_message_read_as_mail() {
+    let dir = TempDir::new("formats-maildir");
+    let message = |n: u32| {
+        format!(
+            "Return-Path: <a@ex.org>\nFrom: a@ex.org\nTo: b@ex.org\nSubject: {n}\n\
+             MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\
+             Content-Transfer-Encoding: quoted-printable\n\n\
+             Voir https://fr.wikipedia.org/wiki/Caf=C3=A9?utm_source=3Dmail{n}&u=\ntm=3D1\n"
+        )
+    };
+    dir.write("Maildir/cur/1700000000.M1P1.host:2,S", message(1));
+    dir.write("Maildir/new/1700000001.M2P2.host", message(2));
+    dir.write("Maildir/tmp/.keep", "");
+    let r = run_in(dir.path(), &["--json", "Maildir"], b"");
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let hits = r.hits();
+    let found: Vec<(&str, &str)> = hits
+        .iter()
+        .map(|h| (h["iri"].as_str().unwrap(), h["source"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "https://fr.wikipedia.org/wiki/Café?utm_source=mail1&utm=1",
+                "text/plain"
+            ),
+            (
+                "https://fr.wikipedia.org/wiki/Café?utm_source=mail2&utm=1",
+                "text/plain"
+            ),
+        ]
+    );
+}
