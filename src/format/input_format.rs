@@ -82,9 +82,12 @@ impl InputFormat {
         match magic(head, decided) {
             Magic::Warc => return Some(InputFormat::Warc),
             Magic::NeedMore => return None,
-            Magic::Gzip => {
-                // A gzip member that is not a WARC file: its name may
-                // still say it is one (the reader reports what it is not).
+            // A gzip member that holds no WARC file: text (binary,
+            // without `-z`).
+            Magic::Gzip => return Some(InputFormat::Text),
+            Magic::GzipUnreadable => {
+                // Its first bytes do not decode: its name may still say
+                // it is an archive (the reader reports what is wrong).
                 return Some(match name.and_then(InputFormat::by_name) {
                     Some(InputFormat::Warc) => InputFormat::Warc,
                     _ => InputFormat::Text,
@@ -92,8 +95,11 @@ impl InputFormat {
             }
             Magic::None => {}
         }
-        // 2. The name.
-        if let Some(format) = name.and_then(InputFormat::by_name) {
+        // 2. The name (but a web archive always starts with its magic
+        // bytes: a `.warc` that does not is no archive).
+        if let Some(format) = name.and_then(InputFormat::by_name)
+            && format != InputFormat::Warc
+        {
             return Some(format);
         }
         // 3. The content.
@@ -149,6 +155,7 @@ impl FromStr for InputFormat {
 enum Magic {
     Warc,
     Gzip,
+    GzipUnreadable,
     None,
     NeedMore,
 }
@@ -164,7 +171,7 @@ fn magic(head: &[u8], decided: bool) -> Magic {
         return match gzip_holds_warc(head) {
             Some(true) => Magic::Warc,
             Some(false) => Magic::Gzip,
-            None if decided => Magic::Gzip,
+            None if decided => Magic::GzipUnreadable,
             None => Magic::NeedMore,
         };
     }
@@ -389,8 +396,15 @@ mod tests {
         assert_eq!(sniffed(&text), Some(Text));
         assert_eq!(
             InputFormat::sniff(&text, true, Some(b"x.warc.gz")),
+            Some(Text)
+        );
+        // A gzip member whose start does not decode: the name decides.
+        let broken = [&warc[..10], &[0xff; 32][..]].concat();
+        assert_eq!(
+            InputFormat::sniff(&broken, true, Some(b"x.warc.gz")),
             Some(Warc)
         );
+        assert_eq!(InputFormat::sniff(&broken, true, Some(b"x.gz")), Some(Text));
     }
 
     #[test]
@@ -406,6 +420,11 @@ mod tests {
         assert_eq!(
             InputFormat::sniff(b"just a fragment <b>x</b>", true, Some(b"f.htm")),
             Some(Html)
+        );
+        // A web archive starts with its magic bytes, whatever its name.
+        assert_eq!(
+            InputFormat::sniff(b"see http://ex.org/\n", true, Some(b"crawl.warc")),
+            Some(Text)
         );
     }
 
