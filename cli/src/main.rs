@@ -427,7 +427,7 @@ impl<W: Write> Run<W> {
                 let renderer = printer.renderer();
                 let name = input.name.as_str();
                 let path = input.path_bytes();
-                let (format, reader) =
+                let (format, told, reader) =
                     match structured::choose(self.format, input.file_name(), reader) {
                         Ok(chosen) => chosen,
                         Err(err) => {
@@ -435,6 +435,9 @@ impl<W: Write> Run<W> {
                             return Ok(true);
                         }
                     };
+                if messages() {
+                    structured::note_guess(name, format, told);
+                }
                 if format != InputFormat::Text {
                     let scanned = structured::scan_structured(
                         format,

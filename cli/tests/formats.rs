@@ -309,3 +309,26 @@ fn a_maildir_is_walked_and_each_message_read_as_mail() {
         ]
     );
 }
+
+#[test]
+fn a_format_told_by_the_first_lines_alone_is_announced() {
+    let dir = TempDir::new("formats-guess");
+    let message = "From: a@ex.org\nTo: b@ex.org\nSubject: x\n\nhttp://ex.org/m\n";
+    dir.write("message", message);
+    dir.write("named.eml", message);
+    dir.write("page", "<!doctype html><p>http://ex.org/p</p>\n");
+    let r = run_in(dir.path(), &["message", "named.eml", "page"], b"");
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.lines().collect::<Vec<_>>(),
+        [
+            "iriscan: message: note: read as mail: its first lines are a message header (--format text reads it as text)",
+            "iriscan: page: note: read as HTML: it starts as an HTML page (--format text reads it as text)",
+        ]
+    );
+    // Not with -s, nor when the format is given.
+    let quiet = run_in(dir.path(), &["-s", "message", "page"], b"");
+    assert_eq!(quiet.stderr, "");
+    let given = run_in(dir.path(), &["--format", "mail", "message"], b"");
+    assert_eq!(given.stderr, "");
+}
