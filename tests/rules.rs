@@ -551,7 +551,10 @@ fn angle_brackets_without_closer_do_not_wrap() {
 #[test]
 fn angle_brackets_with_a_space_inside() {
     check("<|http://a.example/b c|>");
-    assert_eq!(iri_of("see <http://a.example/b c>."), ["http://a.example/bc"]);
+    assert_eq!(
+        iri_of("see <http://a.example/b c>."),
+        ["http://a.example/bc"]
+    );
     assert_eq!(
         iri_of("<https://a.example/very/long/ path?q=1>"),
         ["https://a.example/very/long/path?q=1"]
@@ -769,4 +772,71 @@ fn templates_are_dropped_whole() {
     // `http://{` starts no candidate at all (no authority or path
     // character after `//`).
     assert_eq!(Finder::new().find_iter(b"http://{host}:{port}/").count(), 0);
+}
+
+/// Lines of manuals, catalogs and package documentation (Debian 12,
+/// installed man pages rendered with `man -l`, `.mo` catalogs through
+/// `msgunfmt`, `/usr/share/doc`) that iriscan used to cut to a valid
+/// prefix, or to link where the author wrote no link (docs/rules.md §1.1,
+/// §1.6). Each names its package, version and file.
+#[test]
+fn templates_and_names_in_real_text() {
+    // apt 2.6.1, man/man1/apt-transport-http.1
+    none("       scheme://[[user][:pass]@]host[:port]/. Valid schemes");
+    // apt 2.6.1, man/de/man5/sources.list.5 (and fr, it, ja)
+    none("   http://Benutzer:Passwort@Server:Port/");
+    none("   http://user:pass@server:port/");
+    // python3-pip 23.0.1, html/user_guide.rst
+    none("  ``scheme://[user:passwd@]proxy.server:port``");
+    // git 2.39.5, changelog
+    none("      Documentation: Fix ssh://[user@]host.xz URL");
+    // libevent 2.1.12, changelog
+    none("  o https-client: correctly handle URLs with no path (like \"https://host:port\")");
+    // nodejs 20.20.2, api/cli.md and api/perf_hooks.md
+    none("endpoint on <code>http://host:port/json/list</code>.</p>");
+    none("  http.get(`http://127.0.0.1:${PORT}`);");
+    // wget 1.21.3, changelog
+    none("\t  \"Location\" => \"http://localhost:{{port}}/whatever");
+    // dpkg-dev 1.21.22, man/fr/man5/deb-control.5
+    none("   utilisé est type_de_bts://adresse-du-bts, par exemple");
+    // gdb 13.1, NEWS and check.log; linux-libc-dev 6.1.187, changelog.Debian
+    none("  FILE:LINE support has been expanded to");
+    none("PASS: gdb.base/break.exp: test_break: run until file:function(6) breakpoint");
+    none("    - [x86] efistub: Use 1:1 file:memory mapping for PE/COFF .compat");
+    // libgtk2.0-common 2.24.33, de and sv gtk20-properties.mo
+    none("\"Sollen die auswählbaren Dateien auf lokale file:-Adressen begrenzt werden?\"");
+    none("msgstr \"Huruvida de valda filerna ska begränsas till lokala file:-URI:er\"");
+    // git 2.39.5, sv git.mo: the Swedish genitive of a name
+    none("msgstr \"lägg till git:s standardexkluderingar\"");
+    none("msgstr \"Git:s i18n-startkod för skalskript\"");
+    // nodejs 20.20.2, api/all.json: a JSON string's `\n` before the link
+    check(
+        r"see: |https://nodejs.org/en/docs/inspector|\n|ws://127.0.0.1:9229/166e272e-7a30-4d09-97ce-f1c012b43c34|\n\n$ node",
+    );
+    // psmisc 23.6, README.md; python3-yaml 6.0, README.md: Matrix rooms
+    check("a Matrix room [#psmisc](|https://matrix.to/#/#psmisc:dropbear.xyz|)");
+    check("  Matrix at |https://matrix.to/#/#pyyaml:yaml.io| or");
+    // curl 7.88.1, man/man1/curl.1, and google-cloud-cli, man/man1/gcloud_alpha_compute_security-policies_add-layer7-ddos-defense-threshold-config.1:
+    // a `;` after a DNS host makes it implausible (only `,` ends one):
+    // the candidate is dropped, not cut back to the host.
+    check("curl --referer \"https://fake.example;auto\" -L |https://example.com|");
+    none(" value=www.my-test-host.com;type=HTTP_PATH,enableEachUniqueValue=true");
+}
+
+/// `<…>` with spaces inside, as the amended §1.4 reads: the white space
+/// is not part of the IRI. In these two lines of real text the bracketed
+/// words are no wrapped link (libunbound8 1.17.1, changelog: a DNS record;
+/// libxcb-render-util0 0.3.9, README: an address written with `at`), yet
+/// the rule joins them; the closing note of issue 18 asks whether the
+/// rule should need a line break, or a single space.
+#[test]
+fn angle_brackets_with_spaces_in_real_text() {
+    assert_eq!(
+        iri_of("validation failure <www.example.nl. TXT IN>: signature crypto"),
+        ["http://www.example.nl.TXTIN"]
+    );
+    assert_eq!(
+        iri_of("  <mailto:xcb at lists.freedesktop.org>"),
+        ["mailto:xcbatlists.freedesktop.org"]
+    );
 }

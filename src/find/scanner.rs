@@ -378,7 +378,7 @@ pub(crate) static DENSE: [u8; 256] = {
 /// gettext and JSON text (`"\nhttps://…"`), not part of the scheme.
 /// `None`: there is no scheme. Also returns how many bytes it read (for
 /// the work count).
-#[inline]
+#[inline(always)]
 fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
     let lo = floor.max(c.saturating_sub(MAX_RUN + 1)).min(c);
     let run = hay[lo..c]
@@ -390,7 +390,12 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
         return (None, MAX_RUN);
     }
     let mut i = c - run;
-    if i + 1 < c && matches!(hay[i], b'n' | b'r' | b't') && after_escape(hay, i) {
+    if i > 0
+        && hay[i - 1] == b'\\'
+        && i + 1 < c
+        && matches!(hay[i], b'n' | b'r' | b't')
+        && after_escape(hay, i)
+    {
         i += 1;
     }
     let start = match hay[i..c].iter().position(u8::is_ascii_alphabetic) {
@@ -404,6 +409,8 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
 /// Whether `hay[i]` follows a backslash that escapes it: an odd number of
 /// backslashes before it (`\\nhttp` is a backslash and `nhttp`). Reads at
 /// most [`MAX_RUN`] bytes back.
+#[cold]
+#[inline(never)]
 pub(crate) fn after_escape(hay: &[u8], i: usize) -> bool {
     let n = hay[i.saturating_sub(MAX_RUN)..i]
         .iter()
@@ -905,15 +912,11 @@ impl<'h> Scanner<'h> {
             // `http:/x` is a typo, `C:\` a path, `git:commit` a script
             // name: only registered schemes of two letters or more that
             // need no authority go without `//` (`file` with `/`).
-            if scheme.len() == 1
-                || dns
-                || needs_slashes(scheme, &hay[c + 1..])
-                || !self.opaque_starts_at(c + 1)
-            {
+            if scheme.len() == 1 || dns || !self.opaque_starts_at(c + 1) {
                 return Err(c + 1);
             }
             match std::str::from_utf8(scheme) {
-                Ok(s) if is_registered_scheme(s) => {}
+                Ok(s) if is_registered_scheme(s) && !needs_slashes(scheme, &hay[c + 1..]) => {}
                 _ => return Err(c + 1),
             }
             c + 1
@@ -1196,7 +1199,10 @@ impl<'h> Scanner<'h> {
         if !spec.dns {
             return true;
         }
-        if let Some(x) = last_non_dns_char(&host[c0..c1]) {
+        // The forward scan noted the first byte no DNS host holds: only a
+        // host with one can hold a character that makes it implausible.
+        let suspect = base.is_none() || fw.non_dns < h1;
+        if suspect && let Some(x) = last_non_dns_char(&host[c0..c1]) {
             // Every later `www.` whose host starts at or before `x` holds
             // it too.
             if base.is_some() {
