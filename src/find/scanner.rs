@@ -1883,6 +1883,19 @@ mod tests {
         ("é:", "é:"),
         ("x://é", "x://é"),
         ("[1]", "[1]"),
+        // Issue 18: hosts no DNS name has, templates, escapes, brackets
+        // that may end an authority.
+        ("www.a!", "www.a!"),
+        ("www.a.b;", "www.a.b;"),
+        ("http://a:x", "http://a:x"),
+        ("http://a.b,", "http://a.b,"),
+        ("\\nhttp://", "\\nhttp://"),
+        ("a_http://", "a_http://"),
+        ("http://-a[/", "http://-a[/"),
+        ("http://a{b/", "http://a{b/"),
+        ("<a b", "<a b"),
+        ("git:", "git:"),
+        ("#", "#"),
     ];
 
     #[test]
