@@ -390,16 +390,15 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
         return (None, MAX_RUN);
     }
     let mut i = c - run;
-    if i > 0
-        && hay[i - 1] == b'\\'
-        && i + 1 < c
-        && matches!(hay[i], b'n' | b'r' | b't')
-        && after_escape(hay, i)
+    // The byte before the run: a `\\` (an escape may start the run) or a
+    // `_` (the scheme is glued to an identifier) matter.
+    let before = if i > 0 { hay[i - 1] } else { 0 };
+    if before == b'\\' && i + 1 < c && matches!(hay[i], b'n' | b'r' | b't') && after_escape(hay, i)
     {
         i += 1;
     }
     let start = match hay[i..c].iter().position(u8::is_ascii_alphabetic) {
-        Some(0) if i > 0 && hay[i - 1] == b'_' => None,
+        Some(0) if before == b'_' => None,
         Some(k) if k == 0 || !hay[i + k - 1].is_ascii_digit() => Some(i + k),
         _ => None,
     };

@@ -90,12 +90,17 @@ const AUTHORITY_SCHEMES: &[&str] = &[
 /// ([`AUTHORITY_SCHEMES`]), or `file` not followed by `/` (RFC 8089:
 /// `file:/etc/hosts` is a link, `file:glob` in a search syntax is not).
 pub(crate) fn needs_slashes(scheme: &[u8], rest: &[u8]) -> bool {
-    if scheme.eq_ignore_ascii_case(b"file") {
+    // Lower case on the stack; the longest name is 6 bytes.
+    let mut lower = [0u8; 6];
+    let Some(lower) = lower.get_mut(..scheme.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(scheme);
+    lower.make_ascii_lowercase();
+    if lower == b"file" {
         return rest.first() != Some(&b'/');
     }
-    AUTHORITY_SCHEMES
-        .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()))
+    AUTHORITY_SCHEMES.iter().any(|s| s.as_bytes() == &*lower)
 }
 
 #[cfg(test)]
