@@ -341,3 +341,31 @@ fn an_attribute_value_that_starts_with_a_reference_is_sliced_without_its_quote()
         );
     }
 }
+
+#[test]
+fn text_after_plaintext_is_text() {
+    let page = "<html><body><p>before http://a.example/one</p><plaintext>http://b.example/two <b>";
+    assert_eq!(
+        found(&scan(page, None)),
+        [
+            t("text/html", "iri", "http://a.example/one"),
+            t("text/html", "iri", "http://b.example/two"),
+        ]
+    );
+}
+
+#[test]
+fn a_base_too_long_to_hold_is_no_base() {
+    let page = format!(
+        "<base href=\"http://example.org/{}/\"><a href=\"x\">x</a><a href=\"https://ex.org/y\">y</a>",
+        "a".repeat(9000)
+    );
+    let hits = scan(&page, Some("https://page.example/d/"));
+    // The relative link has no base (not the page's: a wrong one), the
+    // absolute one is as written.
+    assert_eq!(found(&hits), [t("attr:href", "href", "https://ex.org/y")]);
+    assert!(
+        hits.iter()
+            .any(|h| h.hit().text() == "x" && !h.hit().is_valid())
+    );
+}

@@ -13,15 +13,18 @@
 //! rest of the input is scanned.
 
 use std::io::{self, Cursor, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use encoding_rs::Encoding;
 use iriscan::{
     Finder, HtmlScanner, InputFormat, MailScanner, SNIFF_MAX, StructuredHit, ToldBy, WarcScanner,
 };
 
-use crate::decompress::Decompressing;
+use crate::decompress::{Decompressing, Failure};
+use crate::interrupt;
 use crate::output::{HitPrinter, Renderer};
 use crate::progress::{self, Progress};
+use crate::scan::InputError;
 use crate::scan::{self, read_head};
 use crate::walk::{Input, Reader};
 
@@ -167,8 +170,16 @@ pub fn scan_structured<W: Write>(
     printer: &mut HitPrinter<W>,
 ) -> io::Result<StructuredScan> {
     let (name, path) = (input.name.as_str(), input.path_bytes());
+    // A decompressed input (`-z`) that fails ends early: said after the scan.
+    let failure = reader.failure();
+    // Set when the output wants no more (`-q`, `-m`, `-l`, a closed pipe):
+    // the input then ends at its next read, as on a signal.
+    let stop = AtomicBool::new(false);
     let mut counting = Counting {
-        inner: progress.wrap(scan::as_it_arrives(reader), name),
+        inner: Stopping {
+            inner: progress.wrap(scan::as_it_arrives(reader), name),
+            stop: &stop,
+        },
         read: 0,
     };
     let mut hits = Hits {
@@ -176,11 +187,15 @@ pub fn scan_structured<W: Write>(
         renderer,
         printer,
         path,
-        going: true,
+        stop: &stop,
         output: None,
     };
     let mut failed = false;
     let mut report = |e: &dyn std::fmt::Display| {
+        // What a reader says of an input cut short on purpose is no news.
+        if stop.load(Ordering::Relaxed) || interrupt::received().is_some() {
+            return;
+        }
         failed = true;
         let _ = writeln!(progress::message(), "iriscan: {name}: {e}");
     };
@@ -219,14 +234,28 @@ pub fn scan_structured<W: Write>(
                     MAX_HTML_PAGE >> 20
                 ));
             }
-            HtmlScanner::new(opts.finder)
+            let summary = HtmlScanner::new(opts.finder)
                 .base(opts.base.as_deref())
                 .scan_with(&page, opts.encoding, |hit| hits.one(&hit));
+            // A guessed charset is announced, as for text.
+            if crate::messages() {
+                crate::warn_charset(name, summary.charset());
+            }
         }
         InputFormat::Text => unreachable!("text takes the text path"),
     }
     if let Some(e) = hits.output {
         return Err(e);
+    }
+    let mut failed = failed;
+    if let Some(f) = failure.as_ref().and_then(Failure::take) {
+        failed |= crate::read_failed(
+            name,
+            InputError::Read {
+                at: f.at,
+                err: f.into_io(),
+            },
+        )?;
     }
     Ok(StructuredScan {
         bytes: counting.read,
@@ -240,7 +269,8 @@ struct Hits<'a, W: Write> {
     renderer: &'a Renderer,
     printer: &'a mut HitPrinter<W>,
     path: &'a [u8],
-    going: bool,
+    /// Set once the printer wants no more hits.
+    stop: &'a AtomicBool,
     output: Option<io::Error>,
 }
 
@@ -252,14 +282,15 @@ impl<W: Write> Hits<'_, W> {
     }
 
     fn one(&mut self, hit: &StructuredHit<'_>) {
-        if !self.going {
+        if self.stop.load(Ordering::Relaxed) {
             return;
         }
         let rendered = self.renderer.render_structured(self.path, hit, self.format);
         match self.printer.emit(self.path, rendered) {
-            Ok(go_on) => self.going = go_on,
+            Ok(true) => {}
+            Ok(false) => self.stop.store(true, Ordering::Relaxed),
             Err(e) => {
-                self.going = false;
+                self.stop.store(true, Ordering::Relaxed);
                 self.output = Some(e);
             }
         }
@@ -277,5 +308,21 @@ impl<R: Read> Read for Counting<R> {
         let n = self.inner.read(buf)?;
         self.read += n as u64;
         Ok(n)
+    }
+}
+
+/// Ends the input (reads give nothing more) once `stop` is set or a
+/// signal came.
+struct Stopping<'a, R> {
+    inner: R,
+    stop: &'a AtomicBool,
+}
+
+impl<R: Read> Read for Stopping<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stop.load(Ordering::Relaxed) || interrupt::received().is_some() {
+            return Ok(0);
+        }
+        self.inner.read(buf)
     }
 }

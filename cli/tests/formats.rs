@@ -194,6 +194,26 @@ fn a_compressed_archive_is_read_as_the_plain_one() {
             .map(|h| (h["record_index"].clone(), h["iri"].clone()))
             .collect::<Vec<_>>()
     };
+    // A member damaged in its middle: with `-z` the decompressor fails
+    // there, which is said, as the WARC reader says it without `-z`.
+    let mut damaged = members.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle..middle + 64].fill(0xA5);
+    dir.write("damaged.warc.gz", &damaged);
+    for args in [
+        &["-c", "damaged.warc.gz"][..],
+        &["-c", "-z", "damaged.warc.gz"],
+    ] {
+        let r = run_in(dir.path(), args, b"");
+        assert_eq!(r.status, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("iriscan: damaged.warc.gz: "),
+            "{args:?}: {}",
+            r.stderr
+        );
+        let count: usize = r.stdout.trim().parse().unwrap();
+        assert!(count > 0, "{args:?}: the records before are scanned");
+    }
     let from_plain = run_in(dir.path(), &["--json", "crawl.warc"], b"");
     let from_gz = run_in(dir.path(), &["--json", "crawl.warc.gz"], b"");
     let from_stdin = run_in(dir.path(), &["--json"], &members);

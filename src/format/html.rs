@@ -483,6 +483,12 @@ impl PageVisitor for &mut PageReader<'_, '_> {
             return;
         };
         let value = String::from_utf8_lossy(value);
+        if tag == b"base" && name == "href" && !self.base_seen && !complete {
+            // A base longer than any IRI is not held: the links after it
+            // have no base rather than a wrong one.
+            self.base_seen = true;
+            self.base = None;
+        }
         if tag == b"base" && name == "href" && !self.base_seen {
             // The first `<base href>` sets the base of what follows.
             self.base_seen = true;

@@ -310,11 +310,9 @@ impl<V: PageVisitor> Emitter for LinkEmitter<'_, V> {
         self.links.clear();
         let next = naive_next_state(&tag);
         // Script, style and the raw-text elements hold no text a reader
-        // sees; a title's or a textarea's text (RCDATA) is text.
-        self.skipping = matches!(
-            next,
-            Some(State::ScriptData | State::RawText | State::PlainText)
-        );
+        // sees; a title's or a textarea's text (RCDATA) is text, and so is
+        // everything after `<plaintext>` (docs/rules.md §6.1).
+        self.skipping = matches!(next, Some(State::ScriptData | State::RawText));
         next
     }
 

@@ -239,7 +239,7 @@ enum Looks {
     Maybe,
 }
 
-/// Whether `head` starts as an HTML page does: after a BOM, white space,
+/// Whether `head` starts as an HTML page does: after a UTF-8 BOM, white space,
 /// comments and an XML declaration, `<!doctype html`, or the start tag of `html`, `head`,
 /// `body`, `meta`, `title` or `link`.
 fn html_start(head: &[u8]) -> Looks {

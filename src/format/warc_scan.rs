@@ -21,9 +21,11 @@
 //!
 //! Each hit is a [`StructuredHit`] whose [`Origin`] names the record (its
 //! index, its `WARC-Record-ID`) and its target URI; its source is the
-//! payload's media type. Where the payload's text is the WARC file's
-//! bytes verbatim (an uncompressed file, no transfer or content coding,
-//! UTF-8, not HTML) the hit also has offsets into the file.
+//! payload's media type, or for a link attribute of an HTML page the
+//! attribute (`attr:href`). Where the payload is the WARC file's bytes
+//! verbatim (an uncompressed file, no transfer or content coding) the hit
+//! also has offsets into the file: for UTF-8 text, and for HTML where the
+//! HTML reader places it in the page (docs/rules.md §8.3).
 
 use std::borrow::Cow;
 use std::io::Read;
