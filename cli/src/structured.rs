@@ -247,7 +247,6 @@ pub fn scan_structured<W: Write>(
     if let Some(e) = hits.output {
         return Err(e);
     }
-    let mut failed = failed;
     if let Some(f) = failure.as_ref().and_then(Failure::take) {
         failed |= crate::read_failed(
             name,
