@@ -73,7 +73,7 @@
 mod chars;
 mod charset;
 mod find;
-#[cfg(any(feature = "mail", feature = "warc"))]
+#[cfg(feature = "html")]
 mod format;
 mod iri;
 mod stream;
@@ -97,13 +97,15 @@ pub use find::hit_filter::{FilterError, HitFilter};
 pub use find::scanner::{DEFAULT_MAX_LEN, Kind};
 pub use find::schemes::is_registered_scheme;
 pub use find::warnings::{UnknownWarning, Warning, Warnings};
+#[cfg(feature = "html")]
+pub use format::html::{HtmlScanner, HtmlSummary, TEXT_FLUSH};
 #[cfg(feature = "mail")]
 pub use format::mail::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_SIZE, MailError, MailErrorKind, MailScanner, MessageScan,
 };
 #[cfg(feature = "mail")]
 pub use format::mbox::{MboxMessage, MboxReader};
-#[cfg(any(feature = "mail", feature = "warc"))]
+#[cfg(feature = "html")]
 pub use format::structured_hit::{Origin, Source, StructuredHit};
 #[cfg(feature = "warc")]
 pub use format::warc::{DEFAULT_MAX_RECORD_SIZE, WarcError, WarcErrorKind, WarcReader, WarcRecord};

@@ -29,6 +29,8 @@ mod corpus;
 mod embedding;
 mod extract_suites;
 mod grammar_automaton;
+#[cfg(feature = "html")]
+mod html;
 #[cfg(feature = "mail")]
 mod mail;
 mod mapping;

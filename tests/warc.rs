@@ -377,7 +377,7 @@ fn http_responses_are_decoded_by_their_headers() {
         ])
     );
     let hit = &scans[1].hits()[0];
-    assert_eq!(hit.origin().source().to_string(), "text/html");
+    assert_eq!(hit.origin().source().to_string(), "attr:href");
     assert_eq!(hit.origin().id(), Some("urn:uuid:r"));
     assert_eq!(hit.hit().document_encoding().name(), "windows-1252");
 }

@@ -175,6 +175,46 @@ impl<'h> Hit<'h> {
         }
     }
 
+    /// Builds the hit for an HTML attribute value `text` (references
+    /// decoded) that resolved to `iri`, validated as the text path
+    /// validates (docs/rules.md §6.2); its offsets are `0..text.len()`.
+    #[cfg(feature = "html")]
+    pub(crate) fn of_reference(text: &'h str, iri: String) -> Hit<'h> {
+        let verdict = match parse(&iri, Rule::Iri, Syntax::Text) {
+            Ok(parts) => {
+                PackedComponents::pack(&parts, iri.len()).map_or(Verdict::ValidLong, Verdict::Valid)
+            }
+            Err(e) => Verdict::Invalid(Box::new(e)),
+        };
+        // `[ ]` are Legacy Extended IRI characters outside the host only.
+        let after_authority = iri.find("://").map_or(0, |at| {
+            let from = at + 3;
+            iri[from..]
+                .find(['/', '?', '#'])
+                .map_or(iri.len(), |n| from + n)
+        });
+        let leiri = iri.bytes().any(|b| matches!(b, b'{' | b'}' | b'^'))
+            || iri.as_bytes()[after_authority..]
+                .iter()
+                .any(|b| matches!(b, b'[' | b']'));
+        Hit {
+            start: 0,
+            end: text.len(),
+            kind: Kind::Href,
+            text: Cow::Borrowed(text),
+            made_iri: OnceLock::from(iri.into_boxed_str()),
+            wrapped: false,
+            leiri,
+            truncated: false,
+            bidi_next: false,
+            iri_warnings: LazyWarnings::new(),
+            line: 1,
+            column: 1,
+            document: Charset::utf8_given(),
+            verdict,
+        }
+    }
+
     /// Places the hit in the input: its offsets become `start..end` (for a
     /// transcoded input, offsets into the original bytes), on 1-based
     /// `line` at 1-based byte `column`.
@@ -410,6 +450,9 @@ impl<'h> Hit<'h> {
             Kind::Iri => 0,
             Kind::Www => "http://".len(),
             Kind::Email => "mailto:".len(),
+            // A resolved reference: its IRI is not its text plus a prefix;
+            // positions are mapped as far as the text goes.
+            Kind::Href => 0,
         };
         let mut want = iri_pos.saturating_sub(prefix);
         let mut t = 0;
@@ -457,6 +500,8 @@ fn iri_of(text: &str, kind: Kind, wrapped: bool) -> Cow<'_, str> {
         )),
         // RFC 6068 §2: `%` in an address is written `%25` in a mailto IRI.
         Kind::Email => Cow::Owned(prefixed("mailto:", text, text.split('%'), "%25")),
+        // Its IRI is made when the hit is (`Hit::of_reference`).
+        Kind::Href => Cow::Borrowed(text),
     }
 }
 
@@ -479,7 +524,7 @@ pub(crate) fn with_candidate_iri<R>(text: &str, c: &Candidate, f: impl FnOnce(&s
         fits
     };
     let fits = match c.kind {
-        Kind::Iri => text
+        Kind::Iri | Kind::Href => text
             .split(|ch: char| ch.is_ascii_whitespace())
             .all(&mut push),
         Kind::Www => {

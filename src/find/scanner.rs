@@ -76,15 +76,20 @@ pub enum Kind {
     Www,
     /// An e-mail address; the IRI is `mailto:` + the text.
     Email,
+    /// The value of an HTML attribute that holds a link (`href`, `src`,
+    /// …); the text is the value with its character references decoded,
+    /// the IRI that value resolved against the document's base.
+    Href,
 }
 
 impl Kind {
-    /// The name used in JSON output: `iri`, `www` or `email`.
+    /// The name used in JSON output: `iri`, `www`, `email` or `href`.
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Iri => "iri",
             Kind::Www => "www",
             Kind::Email => "email",
+            Kind::Href => "href",
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Structured inputs: documents that are not running text but *hold*
-//! running text — a mail message, an mbox of messages (and, later, HTML
-//! pages), a web archive's records.
+//! running text — a mail message, an mbox of messages, an HTML page, a web
+//! archive's records.
 //!
 //! The text path finds IRIs in bytes as they are. A structured document
 //! first has to be taken apart: a quoted-printable body breaks a link over
@@ -19,8 +19,12 @@
 //!
 //! - [`structured_hit`]: the shape every format's hits share.
 //! - [`mail`]: one RFC 5322 / MIME message, parsed with `mail-parser`.
-//! - [`html_text`]: the text of an HTML part a reader sees (a stop-gap
-//!   until HTML is read as HTML).
+//! - [`html_tokens`]: what a reader takes from an HTML page as it is
+//!   tokenized (html5gum): text and link attributes, with their positions.
+//! - [`html`]: an HTML page's hits, text and links, resolved against its
+//!   base (docs/rules.md §6).
+//! - [`html_text`]: the text of an HTML mail part a reader sees, with its
+//!   links, as one string.
 //! - [`part_charset`]: the charset of a text part (docs/rules.md §3 per
 //!   part).
 //! - [`mbox`]: the messages of an mbox file, split as it streams.
@@ -29,7 +33,10 @@
 //!   [`warc_scan`] scans each record's payload, taken out of its HTTP
 //!   response by [`warc_http`] (docs/rules.md §8).
 
+pub(crate) mod html;
+#[cfg(feature = "mail")]
 pub(crate) mod html_text;
+pub(crate) mod html_tokens;
 #[cfg(feature = "mail")]
 pub(crate) mod mail;
 #[cfg(feature = "mail")]

@@ -35,15 +35,20 @@ pub enum Source {
     Header(Arc<str>),
     /// A body of this media type, lower case (`text/plain`, `text/html`).
     Body(Arc<str>),
+    /// The value of an HTML attribute that holds a link, by its name
+    /// (`href`, `src`).
+    Attribute(Arc<str>),
 }
 
 impl fmt::Display for Source {
-    /// `header:List-Unsubscribe`, or the media type (`text/plain`): the
+    /// `header:List-Unsubscribe`, the media type (`text/plain`), or
+    /// `attr:href`: the
     /// `source` of the JSON output.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Header(name) => write!(f, "header:{name}"),
             Source::Body(media_type) => f.write_str(media_type),
+            Source::Attribute(name) => write!(f, "attr:{name}"),
         }
     }
 }

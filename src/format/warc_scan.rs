@@ -11,10 +11,10 @@
 //! - a `resource` or `conversion` record (a WET file's text): its block,
 //!   with the record's own `Content-Type`.
 //!
-//! HTML (`text/html`, `application/xhtml+xml`) is read as the text a
-//! reader sees, with the values of link attributes, relative ones resolved
-//! against the page's `<base href>` or else the record's
-//! `WARC-Target-URI`; other text (`text/*`, JSON, XML) is scanned as it
+//! HTML (`text/html`, `application/xhtml+xml`) is read by the HTML reader
+//! ([`HtmlScanner`], docs/rules.md §6) with the record's `WARC-Target-URI`
+//! as the page's base, so relative links resolve against it (or the
+//! page's `<base href>`); other text (`text/*`, JSON, XML) is scanned as it
 //! is; anything else (images, scripts as `application/javascript`, PDFs)
 //! is not scanned. The charset is chosen by the rules of docs/rules.md §3
 //! with the `charset=` of the content type as the declaration.
@@ -33,7 +33,7 @@ use encoding_rs::{Encoding, UTF_8};
 
 use crate::Finder;
 use crate::charset::detect::{Charset, CharsetSource, detect};
-use crate::format::html_text::html_text_resolving;
+use crate::format::html::HtmlScanner;
 use crate::format::structured_hit::{Origin, Source, StructuredHit};
 use crate::format::warc::{
     DEFAULT_MAX_RECORD_SIZE, WarcError, WarcErrorKind, WarcReader, WarcRecord,
@@ -67,7 +67,7 @@ const BATCH_RECORDS: usize = 1024;
 /// assert_eq!(found[0].hit().iri(), "http://example.org/café?a=1&b=2");
 /// assert_eq!(found[0].origin().id(), Some("urn:uuid:7"));
 /// assert_eq!(found[0].origin().target_uri(), Some("http://example.org/dir/page.html"));
-/// assert_eq!(found[0].origin().source().to_string(), "text/html");
+/// assert_eq!(found[0].origin().source().to_string(), "attr:href");
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct WarcScanner {
@@ -222,19 +222,18 @@ impl WarcScanner {
             Some(found) => found,
             None => return scan,
         };
-        let (text, document_charset) = payload_text(&payload, charset.as_deref());
-        let verbatim = matches!(text, Cow::Borrowed(_)) && reading == Reading::Text;
-        let seen;
-        let text: &str = match reading {
-            Reading::Html => {
-                seen = html_text_resolving(&text, record.target_uri());
-                &seen
-            }
-            Reading::Text => &text,
-        };
+        // Offsets into the payload are offsets into the file when the
+        // payload is the file's bytes.
         let raw_at = at
-            .filter(|_| verbatim && !record.is_compressed())
+            .filter(|_| !record.is_compressed())
             .map(|at| record.block_offset() + at as u64);
+        if reading == Reading::Html {
+            self.scan_html(record, &payload, charset.as_deref(), raw_at, &mut scan);
+            return scan;
+        }
+        let (text, document_charset) = payload_text(&payload, charset.as_deref());
+        let raw_at = raw_at.filter(|_| matches!(text, Cow::Borrowed(_)));
+        let text: &str = &text;
         let origin = Arc::new(
             Origin::new(
                 record.index(),
@@ -302,6 +301,34 @@ impl WarcScanner {
             Some(e) => Err(e),
             None => Ok(count),
         }
+    }
+
+    /// Scans an HTML payload with the HTML reader (docs/rules.md §6), the
+    /// record's target URI as its base; `raw_at` is the payload's offset
+    /// in the file when it is there verbatim.
+    fn scan_html(
+        &self,
+        record: &WarcRecord,
+        payload: &[u8],
+        declared: Option<&str>,
+        raw_at: Option<u64>,
+        scan: &mut RecordScan,
+    ) {
+        // §3: valid UTF-8 first, then the HTTP declaration, else the
+        // page's own declaration or the detector (the reader's choice).
+        let prefix = &payload[..payload.len().min(crate::DETECTION_PREFIX_LEN)];
+        let chosen = payload_charset(payload, declared)
+            .unwrap_or_else(|| detect(prefix, payload.len() <= crate::DETECTION_PREFIX_LEN));
+        let reader = HtmlScanner::new(self.finder)
+            .base(record.target_uri())
+            .unit(record.index(), scan.record_id.clone());
+        let target = scan.target_uri.clone();
+        let hits = &mut scan.hits;
+        reader.scan_in(payload, chosen, |hit| {
+            let origin = Arc::new(hit.origin().clone().with_target_uri(target.clone()));
+            let raw = raw_at.and_then(|at| hit.raw_range().map(|r| at + r.start..at + r.end));
+            hits.push(StructuredHit::new(hit.into_hit(), origin, raw));
+        });
     }
 
     fn scan_batch(&self, batch: &[Result<WarcRecord, WarcError>]) -> Vec<RecordScan> {
@@ -377,31 +404,39 @@ fn reading_of(media: &str, payload: &[u8]) -> Option<(String, Reading)> {
 /// `declared` as the declaration: valid UTF-8 first, then the declared
 /// charset, then the payload's own declaration or the detector.
 fn payload_text<'p>(payload: &'p [u8], declared: Option<&str>) -> (Cow<'p, str>, Charset) {
+    match payload_charset(payload, declared) {
+        // Chosen because the payload is valid UTF-8: borrowed as it is.
+        Some(charset) if charset.encoding() == UTF_8 => (String::from_utf8_lossy(payload), charset),
+        Some(charset) => {
+            let (text, _) = charset.encoding().decode_without_bom_handling(payload);
+            (Cow::Owned(text.into_owned()), charset)
+        }
+        None => {
+            let found = detect(payload, true);
+            let chosen = found.encoding();
+            let (text, _) = chosen.decode_without_bom_handling(&payload[found.bom_len()..]);
+            (Cow::Owned(text.into_owned()), found)
+        }
+    }
+}
+
+/// The charset of a payload by §3 when its bytes or its HTTP declaration
+/// decide it: valid UTF-8 is UTF-8 (overriding a stale declaration), else
+/// the declared charset; `None` leaves the choice to the detector.
+fn payload_charset(payload: &[u8], declared: Option<&str>) -> Option<Charset> {
     let declared = declared.and_then(|l| Encoding::for_label(l.trim().as_bytes()));
-    if let Ok(text) = std::str::from_utf8(payload) {
+    if std::str::from_utf8(payload).is_ok() {
         let utf8 = Charset::chosen(UTF_8, CharsetSource::Utf8);
-        let charset = match declared {
+        return Some(match declared {
             // A stale declaration the bytes overrode (ASCII text is in
             // every declared charset's repertoire: nothing overridden).
             Some(d) if d != UTF_8 && !payload.is_ascii() => utf8.overriding(d),
             _ => utf8,
-        };
-        return (Cow::Borrowed(text), charset);
+        });
     }
-    let encoding = match declared {
-        // A declared UTF-16 in HTTP is what it says; the replacement
-        // encoding is not a charset to read with.
-        Some(e) if e != encoding_rs::REPLACEMENT => e,
-        _ => {
-            let found = detect(payload, true);
-            let chosen = found.encoding();
-            let (text, _) = chosen.decode_without_bom_handling(&payload[found.bom_len()..]);
-            return (Cow::Owned(text.into_owned()), found);
-        }
-    };
-    let (text, _) = encoding.decode_without_bom_handling(payload);
-    (
-        Cow::Owned(text.into_owned()),
-        Charset::chosen(encoding, CharsetSource::Declaration),
-    )
+    // A declared UTF-16 in HTTP is what it says; the replacement encoding
+    // is not a charset to read with.
+    declared
+        .filter(|&e| e != encoding_rs::REPLACEMENT)
+        .map(|e| Charset::chosen(e, CharsetSource::Declaration))
 }
