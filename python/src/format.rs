@@ -10,6 +10,7 @@ pub enum Format {
     Auto,
     Text,
     Mail,
+    Html,
     Warc,
 }
 
@@ -21,8 +22,11 @@ impl FromStr for Format {
             "auto" => Ok(Format::Auto),
             "text" => Ok(Format::Text),
             "mail" => Ok(Format::Mail),
+            "html" => Ok(Format::Html),
             "warc" => Ok(Format::Warc),
-            other => Err(format!("format: {other:?} is not auto, text, mail or warc")),
+            other => Err(format!(
+                "format: {other:?} is not auto, text, mail, html or warc"
+            )),
         }
     }
 }
@@ -30,7 +34,7 @@ impl FromStr for Format {
 impl Format {
     /// The format, `auto` resolved from the first bytes of `data`: a WARC
     /// record (`WARC/`, or a gzip member, as crawl archives come), else
-    /// text.
+    /// text (the command line's default).
     pub fn or_sniffed(self, data: &[u8]) -> Format {
         match self {
             Format::Auto if data.starts_with(b"WARC/") || data.starts_with(&[0x1f, 0x8b]) => {

@@ -25,8 +25,8 @@ use std::borrow::Cow;
 
 use encoding_rs::Encoding;
 use iriscan_lib::{
-    Finder, Hit, IriOptions, MailScanner, NormalForm, NormalizationLevel, NormalizeOptions,
-    Searcher, UriOptions, WarcScanner, charset_for_label,
+    Finder, Hit, HtmlScanner, IriOptions, MailScanner, NormalForm, NormalizationLevel,
+    NormalizeOptions, Searcher, UriOptions, WarcScanner, charset_for_label,
 };
 use pyo3::exceptions::{PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
@@ -63,10 +63,11 @@ fn find<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
 
 /// Scans `data` (bytes) as `format` — `auto` (chosen from the bytes),
 /// `text`, `mail` (a message or an mbox), `warc` (WARC or WET, plain or
-/// gzip) — and returns a list of dicts, one per valid hit, with the keys
+/// gzip), `html` (relative links resolved against the page's `<base
+/// href>`, else `base`) — and returns a list of dicts, one per valid hit, with the keys
 /// and values of `iriscan --json --format FORMAT` on the same bytes
 /// (`path` is the `path` given, or None). `charset` is a WHATWG label
-/// (`-E`; text only; default: detected). Problems in the input (a
+/// (`-E`; text and HTML; default: detected). Problems in the input (a
 /// truncated gzip member, a broken record) are RuntimeWarnings naming the
 /// position; the hits around them are returned.
 #[pyfunction]
@@ -85,14 +86,10 @@ fn scan_bytes<'py>(
         .map(charset_for_label)
         .transpose()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if base.is_some() {
-        return Err(PyValueError::new_err(
-            "base: only HTML is resolved against a base, and this build reads no HTML",
-        ));
-    }
     let scanned = py.detach(|| match format.or_sniffed(data) {
         Format::Text | Format::Auto => scan_text(data, encoding, path),
         Format::Mail => scan_mail(data, path),
+        Format::Html => scan_html(data, encoding, base, path),
         Format::Warc => scan_warc(data, path),
     });
     into_list(py, scanned)
@@ -229,6 +226,27 @@ fn scan_mail(data: &[u8], path: Option<&str>) -> Scanned {
     } else {
         each(scanner.scan_message(data, 0));
     }
+    scanned
+}
+
+/// An HTML page, its relative links resolved against its `<base href>`,
+/// else `base`.
+fn scan_html(
+    data: &[u8],
+    encoding: Option<&'static Encoding>,
+    base: Option<&str>,
+    path: Option<&str>,
+) -> Scanned {
+    let mut scanned = Scanned::default();
+    HtmlScanner::new(Finder::new())
+        .base(base)
+        .scan_with(data, encoding, |hit| {
+            if hit.hit().is_valid() {
+                scanned
+                    .records
+                    .push(record::record(path, hit.hit(), Place::Html(&hit)));
+            }
+        });
     scanned
 }
 

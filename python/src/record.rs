@@ -66,6 +66,8 @@ pub enum Place<'a> {
     Text,
     /// A message of a mail or mbox (`message`, `part`, `source`).
     Mail(&'a StructuredHit<'static>),
+    /// An HTML page (`source`: `attr:href`, `text/html`).
+    Html(&'a StructuredHit<'static>),
     /// A record of a WARC or WET file (`record`, `target_uri`, `source`).
     Warc(&'a StructuredHit<'static>),
 }
@@ -82,6 +84,9 @@ pub fn record(path: Option<&str>, hit: &Hit<'_>, place: Place<'_>) -> Record {
             fields.push(("message_id", origin.id().into()));
             fields.push(("part", origin.part().into()));
             fields.push(("source", Value::Str(origin.source().to_string())));
+        }
+        Place::Html(s) => {
+            fields.push(("source", Value::Str(s.origin().source().to_string())));
         }
         Place::Warc(s) => {
             let origin = s.origin();

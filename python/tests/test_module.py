@@ -123,6 +123,43 @@ def test_mail_equals_the_command_line(relative):
     assert ordered(got) == ordered(cli_records(relative, "--format", "mail"))
 
 
+def html_files():
+    return sorted(
+        str(p.relative_to(ROOT)) for p in (CORPUS / "html").iterdir() if p.suffix == ".html"
+    )
+
+
+def html_base(relative):
+    """The address a corpus page is published at (`# base:` of its links)."""
+    for line in (ROOT / (relative + ".links.txt")).read_text().splitlines():
+        if line.startswith("# base: "):
+            return line[len("# base: "):]
+    raise AssertionError(relative + ": no base")
+
+
+@pytest.mark.parametrize("relative", html_files())
+def test_html_equals_the_librarys_expected_output(relative):
+    data = (ROOT / relative).read_bytes()
+    got = iriscan.scan_bytes(data, format="html", base=html_base(relative), path=relative)
+    expected = [
+        json.loads(line)
+        for line in (ROOT / (relative + ".expected.jsonl")).read_text().splitlines()
+    ]
+    want = [e for e in expected if e.get("valid")]
+    keys = ["source", "start", "end", "line", "column", "text", "iri", "uri", "kind"]
+    assert [{k: r[k] for k in keys} for r in got] == [{k: e[k] for k in keys} for e in want]
+
+
+@pytest.mark.parametrize("relative", html_files())
+def test_html_equals_the_command_line(relative):
+    if "html" not in cli_formats():
+        pytest.skip("this iriscan has no --format html yet")
+    data = (ROOT / relative).read_bytes()
+    base = html_base(relative)
+    got = iriscan.scan_bytes(data, format="html", base=base, path=relative)
+    assert ordered(got) == ordered(cli_records(relative, "--format", "html", "--base", base))
+
+
 @pytest.mark.parametrize("relative", archive_files())
 def test_warc_equals_the_librarys_expected_output(relative):
     # The corpus's expected output (tests/warc/corpus.rs writes it from the
