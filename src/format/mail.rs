@@ -173,27 +173,30 @@ impl MailScanner {
     /// error; reading goes on with the next one. Returns the number of
     /// messages, or the first read error (after handing over the messages
     /// before it).
-    pub fn scan_mbox<R: std::io::Read>(
+    pub fn scan_mbox<R: std::io::Read + Send>(
         &self,
         input: R,
         mut each: impl FnMut(MessageScan),
     ) -> Result<u64, MailError> {
-        let mut count = 0;
-        for item in
-            crate::format::mbox::MboxReader::new(input).max_message_size(self.max_message_size)
-        {
-            match item {
-                Ok(message) => each(self.scan_placed(
-                    message.bytes(),
-                    message.index(),
-                    &|offset| message.input_offset(offset),
-                )),
-                Err(e) if matches!(e.kind(), MailErrorKind::Read(_)) => return Err(e),
-                Err(e) => each(MessageScan::failed(e)),
-            }
-            count += 1;
+        let mut reader =
+            crate::format::mbox::MboxReader::new(input).max_message_size(self.max_message_size);
+        let ended = crate::format::batches::scan_in_batches(
+            &mut reader,
+            |item| item.as_ref().map_or(0, |m| m.bytes().len()),
+            |item| matches!(item, Err(e) if matches!(e.kind(), MailErrorKind::Read(_))),
+            |item| match item {
+                Ok(message) => self.scan_placed(message.bytes(), message.index(), &|offset| {
+                    message.input_offset(offset)
+                }),
+                Err(e) => MessageScan::failed(e.clone()),
+            },
+            &mut each,
+        );
+        match ended {
+            Ok(count) => Ok(count),
+            Err(Err(e)) => Err(e),
+            Err(Ok(_)) => unreachable!("only a read error ends the stream"),
         }
-        Ok(count)
     }
 
     /// [`scan_message`](MailScanner::scan_message) with `to_input` mapping

@@ -17,6 +17,8 @@
 //! verbatim, the offsets into the input as given. The rules are in
 //! `docs/rules.md §5`.
 //!
+//! - [`input_format`]: which of these readers an input needs, from its
+//!   first bytes and its name.
 //! - [`structured_hit`]: the shape every format's hits share.
 //! - [`mail`]: one RFC 5322 / MIME message, parsed with `mail-parser`.
 //! - [`html_tokens`]: what a reader takes from an HTML page as it is
@@ -33,10 +35,13 @@
 //!   [`warc_scan`] scans each record's payload, taken out of its HTTP
 //!   response by [`warc_http`] (docs/rules.md §8).
 
+#[cfg(any(feature = "mail", feature = "warc"))]
+pub(crate) mod batches;
 pub(crate) mod html;
 #[cfg(feature = "mail")]
 pub(crate) mod html_text;
 pub(crate) mod html_tokens;
+pub(crate) mod input_format;
 #[cfg(feature = "mail")]
 pub(crate) mod mail;
 #[cfg(feature = "mail")]

@@ -33,19 +33,13 @@ use encoding_rs::{Encoding, UTF_8};
 
 use crate::Finder;
 use crate::charset::detect::{Charset, CharsetSource, detect};
+use crate::format::batches::scan_in_batches;
 use crate::format::html::HtmlScanner;
 use crate::format::structured_hit::{Origin, Source, StructuredHit};
 use crate::format::warc::{
     DEFAULT_MAX_RECORD_SIZE, WarcError, WarcErrorKind, WarcReader, WarcRecord,
 };
 use crate::format::warc_http::{dechunk, decode_content, media_type, parse_response};
-
-/// How many bytes of blocks are read ahead while the records before are
-/// scanned.
-const BATCH_BYTES: usize = 8 << 20;
-
-/// How many records at most are read ahead.
-const BATCH_RECORDS: usize = 1024;
 
 /// Scans WARC records: a [`Finder`] and the largest record kept.
 ///
@@ -268,38 +262,26 @@ impl WarcScanner {
         mut each: impl FnMut(RecordScan),
     ) -> Result<u64, WarcError> {
         let mut reader = WarcReader::new(input).max_record_size(self.max_record_size);
-        let mut count = 0;
-        let (mut batch, mut failure) = read_batch(&mut reader);
-        loop {
-            if batch.is_empty() {
-                break;
-            }
-            #[cfg(feature = "parallel")]
-            let ((next, next_failure), scans) = if failure.is_none() {
-                rayon::join(|| read_batch(&mut reader), || self.scan_batch(&batch))
-            } else {
-                ((Vec::new(), None), self.scan_batch(&batch))
-            };
-            #[cfg(not(feature = "parallel"))]
-            let ((next, next_failure), scans) = {
-                let scans = self.scan_batch(&batch);
-                if failure.is_none() {
-                    (read_batch(&mut reader), scans)
-                } else {
-                    ((Vec::new(), None), scans)
-                }
-            };
-            count += batch.iter().filter(|item| item.is_ok()).count() as u64;
-            scans.into_iter().for_each(&mut each);
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            batch = next;
-            failure = next_failure;
-        }
-        match failure {
-            Some(e) => Err(e),
-            None => Ok(count),
+        let mut records = 0;
+        let ended = scan_in_batches(
+            &mut reader,
+            |item| item.as_ref().map_or(0, |r| r.block().len()),
+            |item| matches!(item, Err(e) if matches!(e.kind(), WarcErrorKind::Read(_))),
+            |item| match item {
+                Ok(record) => (true, self.scan_record(record)),
+                Err(e) => (false, RecordScan::failed(e.clone())),
+            },
+            |(record, scan)| {
+                records += u64::from(record);
+                each(scan);
+            },
+        );
+        match ended {
+            // Problems met between records are scans of their own, not
+            // records.
+            Ok(_) => Ok(records),
+            Err(Err(e)) => Err(e),
+            Err(Ok(_)) => unreachable!("only a read error ends the stream"),
         }
     }
 
@@ -330,42 +312,6 @@ impl WarcScanner {
             hits.push(StructuredHit::new(hit.into_hit(), origin, raw));
         });
     }
-
-    fn scan_batch(&self, batch: &[Result<WarcRecord, WarcError>]) -> Vec<RecordScan> {
-        let scan = |item: &Result<WarcRecord, WarcError>| match item {
-            Ok(record) => self.scan_record(record),
-            Err(e) => RecordScan::failed(e.clone()),
-        };
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            batch.par_iter().map(scan).collect()
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            batch.iter().map(scan).collect()
-        }
-    }
-}
-
-/// The next records (and problems) of `reader`, up to a batch; the read
-/// error that ended the input, if one did.
-fn read_batch<R: Read>(
-    reader: &mut WarcReader<R>,
-) -> (Vec<Result<WarcRecord, WarcError>>, Option<WarcError>) {
-    let mut batch = Vec::new();
-    let mut bytes = 0;
-    while bytes < BATCH_BYTES && batch.len() < BATCH_RECORDS {
-        match reader.next() {
-            None => break,
-            Some(Err(e)) if matches!(e.kind(), WarcErrorKind::Read(_)) => return (batch, Some(e)),
-            Some(item) => {
-                bytes += item.as_ref().map_or(0, |r| r.block().len());
-                batch.push(item);
-            }
-        }
-    }
-    (batch, None)
 }
 
 /// How a payload of media type `media` is read, and the media type it is
