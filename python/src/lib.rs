@@ -25,17 +25,15 @@ use std::borrow::Cow;
 
 use encoding_rs::Encoding;
 use iriscan_lib::{
-    Finder, Hit, HtmlScanner, IriOptions, MailScanner, NormalForm, NormalizationLevel,
-    NormalizeOptions, Searcher, UriOptions, WarcScanner, charset_for_label,
+    Finder, Hit, HtmlScanner, InputFormat, IriOptions, MailScanner, NormalForm, NormalizationLevel,
+    NormalizeOptions, SNIFF_MAX, Searcher, UriOptions, WarcScanner, charset_for_label,
 };
 use pyo3::exceptions::{PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-mod format;
 mod record;
 
-use format::Format;
 use record::{Place, Record, Value};
 
 /// The records of a scan, and the problems met (an input error names its
@@ -61,7 +59,8 @@ fn find<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyList>> {
     into_list(py, scanned)
 }
 
-/// Scans `data` (bytes) as `format` — `auto` (chosen from the bytes),
+/// Scans `data` (bytes) as `format` — `auto` (chosen from the bytes and
+/// the name `path`, as the command line chooses),
 /// `text`, `mail` (a message or an mbox), `warc` (WARC or WET, plain or
 /// gzip), `html` (relative links resolved against the page's `<base
 /// href>`, else `base`) — and returns a list of dicts, one per valid hit, with the keys
@@ -80,17 +79,28 @@ fn scan_bytes<'py>(
     base: Option<&str>,
     path: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let format: Format = format.parse().map_err(PyValueError::new_err)?;
+    let format: Option<InputFormat> = match format {
+        "auto" => None,
+        name => Some(
+            name.parse()
+                .map_err(|e| PyValueError::new_err(format!("format: {e}")))?,
+        ),
+    };
     let encoding = charset
         .filter(|c| !c.eq_ignore_ascii_case("auto"))
         .map(charset_for_label)
         .transpose()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let scanned = py.detach(|| match format.or_sniffed(data) {
-        Format::Text | Format::Auto => scan_text(data, encoding, path),
-        Format::Mail => scan_mail(data, path),
-        Format::Html => scan_html(data, encoding, base, path),
-        Format::Warc => scan_warc(data, path),
+    let scanned = py.detach(|| {
+        // `auto`: as the command line chooses for a file named `path`.
+        let head = &data[..data.len().min(SNIFF_MAX)];
+        let sniffed = || InputFormat::sniff(head, true, path.map(str::as_bytes));
+        match format.or_else(sniffed).unwrap_or(InputFormat::Text) {
+            InputFormat::Mail => scan_mail(data, path),
+            InputFormat::Html => scan_html(data, encoding, base, path),
+            InputFormat::Warc => scan_warc(data, path),
+            _ => scan_text(data, encoding, path),
+        }
     });
     into_list(py, scanned)
 }

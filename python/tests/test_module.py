@@ -80,6 +80,12 @@ def mail_files():
     )
 
 
+def html_files():
+    return sorted(
+        str(p.relative_to(ROOT)) for p in (CORPUS / "html").iterdir() if p.suffix == ".html"
+    )
+
+
 @pytest.mark.parametrize("relative", text_files())
 def test_text_equals_the_command_line(relative):
     data = (ROOT / relative).read_bytes()
@@ -89,12 +95,15 @@ def test_text_equals_the_command_line(relative):
     assert got, "the corpus file has links"
 
 
-@pytest.mark.parametrize("relative", text_files())
-def test_auto_reads_text_as_text(relative):
+@pytest.mark.parametrize(
+    "relative", text_files() + archive_files() + mail_files() + html_files()
+)
+def test_auto_chooses_as_the_command_line_does(relative):
+    if not cli_formats():
+        pytest.skip("this iriscan has no --format yet")
     data = (ROOT / relative).read_bytes()
-    assert iriscan.scan_bytes(data, path=relative) == iriscan.scan_bytes(
-        data, format="text", path=relative
-    )
+    got = iriscan.scan_bytes(data, path=relative)
+    assert ordered(got) == ordered(cli_records(relative))
 
 
 def test_a_given_charset_is_the_command_lines_encoding():
@@ -121,12 +130,6 @@ def test_mail_equals_the_command_line(relative):
     data = (ROOT / relative).read_bytes()
     got = iriscan.scan_bytes(data, format="mail", path=relative)
     assert ordered(got) == ordered(cli_records(relative, "--format", "mail"))
-
-
-def html_files():
-    return sorted(
-        str(p.relative_to(ROOT)) for p in (CORPUS / "html").iterdir() if p.suffix == ".html"
-    )
 
 
 def html_base(relative):
