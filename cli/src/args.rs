@@ -13,6 +13,7 @@ use iriscan::{
 };
 
 use crate::binary::BinaryRules;
+use crate::structured::FormatChoice;
 use crate::walk::WalkOptions;
 
 const ABOUT: &str = "\
@@ -206,9 +207,21 @@ pub struct Args {
     )]
     pub to: Option<FormArg>,
 
-    /// With --each-line: resolve references against this absolute IRI
-    #[arg(long, value_name = "IRI", requires = "each_line")]
+    /// With --each-line: resolve references against this absolute IRI; for HTML pages: the
+    /// page's address, which its relative links resolve against
+    #[arg(long, value_name = "IRI")]
     pub base: Option<String>,
+
+    /// What the inputs are: auto (the default: told by each input's first bytes and name),
+    /// text, mail (a message or an mbox), html, warc (WARC or WET, plain or gzip)
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "auto",
+        hide_default_value = true,
+        conflicts_with = "each_line"
+    )]
+    pub format: FormatChoice,
 
     /// Input charset: a WHATWG label (sjis, latin1, utf-16le, …) or auto (the default)
     #[arg(

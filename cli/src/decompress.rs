@@ -286,6 +286,19 @@ impl Decompressing {
         }
     }
 
+    /// `inner` read as it is, never decompressed, keeping `failure` (of
+    /// the reader it continues): an input whose first bytes were read to
+    /// tell its format and put back in front (`--format auto`). `inner`
+    /// is read where it already is ([`crate::scan::as_it_arrives`]).
+    pub fn resumed(inner: impl Read + Send + 'static, failure: Failure) -> Decompressing {
+        Decompressing {
+            state: State::Plain(Box::new(inner)),
+            reads_file: true,
+            read: 0,
+            failure,
+        }
+    }
+
     /// Whether this reads a regular file (its reads do not wait).
     pub fn reads_file(&self) -> bool {
         self.reads_file

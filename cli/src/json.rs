@@ -10,7 +10,11 @@
 //! | `text` | string | the matched text, as found (may span lines inside `<…>`) |
 //! | `iri` | string | the absolute IRI (`http://`/`mailto:` added, white space of `<…>` removed) |
 //! | `uri` | string | its URI (RFC 3987bis §3) |
-//! | `kind` | string | `iri`, `www` or `email` |
+//! | `kind` | string | `iri`, `www`, `email`, or `href` (an HTML link attribute) |
+//! | `message`, `message_id`, `part` | integer, string, string | mail only: the message's index in its mbox, its `Message-ID`, the MIME part (`1.2`) |
+//! | `source` | string | mail, HTML, WARC only: `header:NAME`, the body's media type (`text/plain`), or `attr:NAME` (an HTML link attribute) |
+//! | `record`, `record_index`, `target_uri` | string, integer, string | WARC only: the record's `WARC-Record-ID`, its index in the file, its `WARC-Target-URI` |
+//! | `raw_start`, `raw_end` | integer or null | mail, HTML, WARC only: the hit's offsets in the input's bytes where they are known (`start`/`end` are then offsets into the decoded part, page text, attribute value or payload) |
 //! | `charset` | string | the input's charset, as detected or given (`UTF-8`, `Shift_JIS`, …); offsets are into the input's own bytes |
 //! | `charset_source` | string | how the charset was chosen: `given` (`-E`), `BOM`, `declared` (MIME, `<meta>`, XML), `validated` (the bytes are UTF-8) or `detected` (a guess) |
 //! | `charset_declared` | string | only when the input declared another charset than its bytes are in: the declaration overridden (the bytes are UTF-8) |
@@ -58,6 +62,9 @@ pub struct HitRecord<'a> {
     pub iri: &'a str,
     pub uri: &'a str,
     pub kind: &'static str,
+    /// Where a hit of a structured input came from.
+    #[serde(flatten)]
+    pub place: Option<Place<'a>>,
     pub charset: &'static str,
     /// How `charset` was chosen (the library's `CharsetSource` names).
     #[serde(serialize_with = "as_display")]
@@ -73,6 +80,35 @@ pub struct HitRecord<'a> {
     pub verdict: Option<Verdict>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+/// Where a hit of a mail, HTML or WARC input came from (see the module
+/// docs).
+#[derive(Serialize)]
+pub struct Place<'a> {
+    /// The message's 0-based index in its mbox (mail).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<u64>,
+    /// Its `Message-ID`, without angle brackets (mail).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<&'a str>,
+    /// The MIME part path, `1.2` (mail; empty for the message's header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<&'a str>,
+    /// `header:NAME`, a media type, or `attr:NAME`.
+    pub source: String,
+    /// The record's `WARC-Record-ID`, without angle brackets (WARC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<&'a str>,
+    /// The record's 0-based index in its file (WARC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_index: Option<u64>,
+    /// The record's `WARC-Target-URI` (WARC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_uri: Option<&'a str>,
+    /// Offsets of the hit in the input's bytes, where they are known.
+    pub raw_start: Option<u64>,
+    pub raw_end: Option<u64>,
 }
 
 /// The validation fields of a hit, present with `--invalid`.

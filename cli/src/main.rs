@@ -8,6 +8,8 @@
 //!   bytes;
 //! - [`decompress`]: compressed inputs (`-z`), decompressed as read;
 //! - [`binary`]: whether an input is binary (a NUL byte), and what then;
+//! - [`structured`]: `--format`: mail, HTML and WARC inputs told apart
+//!   and read by the library's readers;
 //! - [`scan`]: an input's bytes → hits (with line and column)
 //!   ([`scan::scan_input`], the seam where streaming and parallel readers
 //!   plug in); [`each_line`] is the `--each-line` counterpart;
@@ -35,6 +37,7 @@ mod progress;
 mod scan;
 mod stats;
 mod stdout;
+mod structured;
 mod unique;
 mod utf16_hint;
 mod walk;
@@ -46,7 +49,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 use encoding_rs::Encoding;
-use iriscan::{Charset, HitFilter, Searcher, Summary};
+use iriscan::{Charset, HitFilter, InputFormat, Searcher, Summary};
 use rayon::prelude::*;
 
 /// glibc's allocator serializes threads that allocate at once (rendering
@@ -64,6 +67,7 @@ use crate::progress::Progress;
 use crate::scan::{InputError, ReadMode, Scanned};
 use crate::stats::Stats;
 use crate::stdout::{Buffering, Stdout};
+use crate::structured::{FormatChoice, StructuredOptions};
 use crate::utf16_hint::Utf16;
 use crate::walk::{Input, Walk};
 
@@ -179,9 +183,16 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     // Input read as it arrives is scanned as it arrives when each hit is
     // to show at once, or when the first hit ends the run (`-q`).
     let incremental = buffering == Buffering::Line || args.quiet;
+    let structured = StructuredOptions {
+        finder: args.finder(),
+        encoding,
+        base: args.base.clone(),
+    };
     let mut job = Run::new(
         Job::new(args, encoding, out, with_path, filter),
         incremental,
+        args.format,
+        structured,
     );
     job.decompress = args.search_zip;
     let mut stats = Stats::start();
@@ -225,7 +236,8 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         let small = matches!(&job.job, Job::Hits(..))
             && threads > 1
             && input.len().is_some_and(|n| n < SMALL_FILE)
-            && !(args.search_zip && input.compressed());
+            && !(args.search_zip && input.compressed())
+            && structured::is_text_file(args.format, &input);
         if small {
             batch.push(input);
             if batch.len() < threads * 8 && walk.peek().is_some() {
@@ -283,6 +295,9 @@ struct Run<W: Write> {
     incremental: bool,
     /// Decompress compressed inputs (`-z`).
     decompress: bool,
+    /// `--format`, and how structured inputs are read.
+    format: FormatChoice,
+    structured: StructuredOptions,
 }
 
 impl<W: Write> std::ops::Deref for Run<W> {
@@ -375,11 +390,18 @@ impl<W: Write> Job<W> {
 }
 
 impl<W: Write> Run<W> {
-    fn new(job: Job<W>, incremental: bool) -> Run<W> {
+    fn new(
+        job: Job<W>,
+        incremental: bool,
+        format: FormatChoice,
+        structured: StructuredOptions,
+    ) -> Run<W> {
         Run {
             job,
             incremental,
             decompress: false,
+            format,
+            structured,
         }
     }
 
@@ -404,6 +426,30 @@ impl<W: Write> Run<W> {
             Job::Hits(searcher, printer) => {
                 let renderer = printer.renderer();
                 let name = input.name.as_str();
+                let path = input.path_bytes();
+                let (format, reader) =
+                    match structured::choose(self.format, input.file_name(), reader) {
+                        Ok(chosen) => chosen,
+                        Err(err) => {
+                            report_read(name, 0, &err);
+                            return Ok(true);
+                        }
+                    };
+                if format != InputFormat::Text {
+                    let scanned = structured::scan_structured(
+                        format,
+                        reader,
+                        input,
+                        progress,
+                        &self.structured,
+                        &renderer,
+                        printer,
+                    )?;
+                    stats.inputs += 1;
+                    stats.bytes += scanned.bytes;
+                    printer.end_input(path)?;
+                    return Ok(scanned.failed);
+                }
                 // A small compressed file (not batched: its size says
                 // nothing of what it holds) on one thread: the pipeline's
                 // setup would cost more than it gives.
@@ -416,7 +462,6 @@ impl<W: Write> Run<W> {
                 } else {
                     &*searcher
                 };
-                let path = input.path_bytes();
                 let r = scan::scan_input(
                     reader,
                     name,

@@ -18,9 +18,11 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use iriscan::{Hit, HitFilter, NormalizeOptions, UriOptions, Warnings, normalize};
+use iriscan::{
+    Hit, HitFilter, InputFormat, NormalizeOptions, StructuredHit, UriOptions, Warnings, normalize,
+};
 
-use crate::json::{HitRecord, JsonPath, Verdict, hit_warnings};
+use crate::json::{HitRecord, JsonPath, Place, Verdict, hit_warnings};
 use crate::progress;
 use crate::unique::Seen;
 
@@ -253,6 +255,26 @@ impl Renderer {
     /// Renders one hit of the input `path`: the IRI — or the URI with
     /// `--uri`, or its normal form with `--normalize` — or its JSON record.
     pub fn render(&self, path: &[u8], hit: &Hit<'_>) -> Rendered {
+        self.render_in(path, hit, None)
+    }
+
+    /// [`render`](Renderer::render) for a hit of a mail, HTML or WARC
+    /// input: JSON says where it came from.
+    pub fn render_structured(
+        &self,
+        path: &[u8],
+        hit: &StructuredHit<'_>,
+        format: InputFormat,
+    ) -> Rendered {
+        self.render_in(path, hit.hit(), Some((hit, format)))
+    }
+
+    fn render_in(
+        &self,
+        path: &[u8],
+        hit: &Hit<'_>,
+        structured: Option<(&StructuredHit<'_>, InputFormat)>,
+    ) -> Rendered {
         let valid = hit.is_valid();
         let mut r = Rendered {
             valid,
@@ -338,6 +360,7 @@ impl Renderer {
                     iri: hit.iri(),
                     uri: &m.uri,
                     kind: hit.kind().as_str(),
+                    place: structured.map(|(hit, format)| place(hit, format)),
                     charset: charset.name(),
                     charset_source: charset.source(),
                     charset_declared: charset.overridden_declaration().map(|e| e.name()),
@@ -359,5 +382,24 @@ impl Renderer {
             }
         }
         r
+    }
+}
+
+/// Where a hit of an input in `format` came from, for JSON.
+fn place<'a>(hit: &'a StructuredHit<'_>, format: InputFormat) -> Place<'a> {
+    let origin = hit.origin();
+    let raw = hit.raw_range();
+    let mail = format == InputFormat::Mail;
+    let warc = format == InputFormat::Warc;
+    Place {
+        message: mail.then(|| origin.index()),
+        message_id: origin.id().filter(|_| mail),
+        part: mail.then(|| origin.part()),
+        source: origin.source().to_string(),
+        record: origin.id().filter(|_| warc),
+        record_index: warc.then(|| origin.index()),
+        target_uri: origin.target_uri(),
+        raw_start: raw.as_ref().map(|r| r.start),
+        raw_end: raw.map(|r| r.end),
     }
 }

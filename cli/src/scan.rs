@@ -267,9 +267,9 @@ pub fn scan_input<T: Send>(
 /// found by a walk, `-z`): `input` with those bytes put back, and where
 /// the NUL is if there is one.
 pub fn look_ahead(
-    mut input: Box<dyn Read>,
+    mut input: Box<dyn Read + Send>,
     binary: BinaryCheck,
-) -> io::Result<(Box<dyn Read>, Option<u64>)> {
+) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
     let mut head = Vec::new();
     (&mut input).take(SNIFF_LEN as u64).read_to_end(&mut head)?;
     let nul = binary.first_nul(&head);
@@ -278,7 +278,7 @@ pub fn look_ahead(
 
 /// `reader` as is if it is a regular file, else read on a thread of its
 /// own ([`interrupt::Watched`]), so that a signal stops a read that waits.
-pub fn as_it_arrives(reader: Reader) -> Box<dyn Read> {
+pub fn as_it_arrives(reader: Reader) -> Box<dyn Read + Send> {
     match reader {
         Reader::File(file) if file.metadata().is_ok_and(|m| m.is_file()) => Box::new(file),
         // Decompressed on the scan's thread: a thread of its own (read

@@ -104,6 +104,16 @@ impl Input {
         }
     }
 
+    /// The name of a file input as [`path_bytes`](Input::path_bytes)
+    /// gives it (its extension may tell its format); `None` for standard
+    /// input.
+    pub fn file_name(&self) -> Option<&[u8]> {
+        match &self.source {
+            Source::Stdin => None,
+            Source::File(_) => Some(self.path_bytes()),
+        }
+    }
+
     /// The size of a regular file input, if known (for choosing how to
     /// scan it; a FIFO or a device is read as it arrives).
     pub fn len(&self) -> Option<u64> {

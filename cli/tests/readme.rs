@@ -2,9 +2,9 @@
 //!
 //! Every fenced block of `README.md` whose first line is a shell prompt
 //! (`$ `) holds examples. Their commands run in the README's order, with
-//! `bash`, in one directory holding `notes.txt` (the file the README shows)
-//! and `docs/` (the files in `tests/readme/docs/`, whose contents the
-//! README's outputs imply), with this build's `iriscan` first on `PATH`.
+//! `bash`, in one directory holding `notes.txt` (the file the README shows),
+//! `docs/` (the files in `tests/readme/docs/`, whose contents the
+//! README's outputs imply) and `corpus/` (the repository's), with this build's `iriscan` first on `PATH`.
 //! The lines after a command are what it prints: its standard output and
 //! standard error, each in order (the README shows them as a terminal
 //! does, so the two may interleave). A `$ cat FILE` gives the contents of
@@ -111,9 +111,12 @@ impl Drop for TempDir {
     }
 }
 
-/// Lays out `notes.txt` and `docs/` in `dir`.
+/// Lays out `notes.txt`, `docs/` and `corpus/` (the repository's real
+/// documents, linked) in `dir`.
 fn lay_out(dir: &Path, notes: &str) {
     std::fs::write(dir.join("notes.txt"), notes).unwrap();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    std::os::unix::fs::symlink(corpus.canonicalize().unwrap(), dir.join("corpus")).unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/readme/docs");
     std::fs::create_dir(dir.join("docs")).unwrap();
     for entry in std::fs::read_dir(&fixtures).unwrap() {

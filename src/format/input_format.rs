@@ -1,5 +1,5 @@
 //! Which reader an input needs: running text, mail, an HTML page or a web
-//! archive, told from its first bytes and its name (docs/rules.md §4.8).
+//! archive, told from its first bytes and its name (docs/rules.md §4, "Formats").
 //!
 //! A crawler hands over files named `.warc.gz`, a mail client an `.eml`, a
 //! pipe has no name at all: so the content decides first where it can
@@ -214,22 +214,25 @@ enum Looks {
     Maybe,
 }
 
-/// Whether `head` starts as an HTML page does: after a BOM, white space
-/// and comments, `<!doctype html`, or the start tag of `html`, `head`,
+/// Whether `head` starts as an HTML page does: after a BOM, white space,
+/// comments and an XML declaration, `<!doctype html`, or the start tag of `html`, `head`,
 /// `body`, `meta`, `title` or `link`.
 fn html_start(head: &[u8]) -> Looks {
     let mut rest = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
-    loop {
+    'skip: loop {
         rest = rest.trim_ascii_start();
         if rest.is_empty() {
             return Looks::Maybe;
         }
-        if rest.starts_with(b"<!--") {
-            match memchr::memmem::find(rest, b"-->") {
-                Some(end) => rest = &rest[end + 3..],
-                None => return Looks::Maybe,
+        // Comments and an XML declaration (XHTML) come before the page.
+        for (open, close) in [(&b"<!--"[..], &b"-->"[..]), (b"<?", b"?>")] {
+            if rest.starts_with(open) {
+                match memchr::memmem::find(rest, close) {
+                    Some(end) => rest = &rest[end + close.len()..],
+                    None => return Looks::Maybe,
+                }
+                continue 'skip;
             }
-            continue;
         }
         if rest[0] != b'<' {
             return Looks::No;
@@ -415,6 +418,13 @@ mod tests {
         );
         assert_eq!(sniffed(b"<head><title>x"), Some(Html));
         assert_eq!(sniffed(b"<html>"), Some(Html));
+        assert_eq!(
+            sniffed(
+                b"<?xml version=\"1.0\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\">"
+            ),
+            Some(Html)
+        );
+        assert_eq!(sniffed(b"<?xml version=\"1.0\"?><rss>"), Some(Text));
         assert_eq!(sniffed(b"<htmlx>"), Some(Text));
         assert_eq!(sniffed(b"<p>no page start</p>"), Some(Text));
         assert_eq!(sniffed(b"<https://example.org/>"), Some(Text));

@@ -1,0 +1,263 @@
+//! `--format`: inputs that are not running text — mail, HTML pages, web
+//! archives — read by the library's reader for each (docs/rules.md §4, "Formats").
+//!
+//! Which reader an input needs is told by [`choose`]: the format given, or
+//! with `--format auto` (the default) the library's [`InputFormat::sniff`]
+//! on the input's first bytes and its name. A regular file is looked at
+//! without being read (its head is read at an offset); anything else is
+//! read up to what decides, and those bytes are put back in front of the
+//! rest. A text input then takes the text path as before; the others are
+//! scanned here, each hit rendered with where it came from (its message
+//! and part, its record and target URI, its attribute) and each problem a
+//! reader met reported with the input's name and its position, while the
+//! rest of the input is scanned.
+
+use std::io::{self, Cursor, Read, Write};
+
+use encoding_rs::Encoding;
+use iriscan::{
+    Finder, HtmlScanner, InputFormat, MailScanner, SNIFF_MAX, StructuredHit, WarcScanner,
+};
+
+use crate::decompress::Decompressing;
+use crate::output::{HitPrinter, Renderer};
+use crate::progress::{self, Progress};
+use crate::scan::{self, read_head};
+use crate::walk::{Input, Reader};
+
+/// What `--format` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatChoice {
+    /// Told from each input's first bytes and name.
+    Auto,
+    /// Every input in this format.
+    Given(InputFormat),
+}
+
+impl std::str::FromStr for FormatChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<FormatChoice, String> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(FormatChoice::Auto);
+        }
+        s.parse::<InputFormat>()
+            .map(FormatChoice::Given)
+            .map_err(|_| format!("unknown format {s:?} (auto, text, mail, html, warc)"))
+    }
+}
+
+/// The largest HTML page read (the HTML reader takes a page whole); a
+/// larger page is scanned up to here and reported.
+pub const MAX_HTML_PAGE: usize = 256 << 20;
+
+/// The format of `input` (named `name`, `None` for standard input) by
+/// `choice`, and the reader to scan it with, nothing consumed.
+pub fn choose(
+    choice: FormatChoice,
+    name: Option<&[u8]>,
+    reader: Reader,
+) -> io::Result<(InputFormat, Reader)> {
+    if let FormatChoice::Given(format) = choice {
+        return Ok((format, reader));
+    }
+    if let Reader::File(file) = &reader
+        && let Ok(meta) = file.metadata()
+        && meta.is_file()
+    {
+        let (head, ended) = read_head(file, meta.len())?;
+        let head = &head[..head.len().min(SNIFF_MAX)];
+        let complete = ended || head.len() as u64 >= meta.len();
+        let format = InputFormat::sniff(head, complete, name).unwrap_or(InputFormat::Text);
+        return Ok((format, reader));
+    }
+    // A stream: read as far as decides, then put back in front.
+    let failure = reader.failure().unwrap_or_default();
+    let mut stream = scan::as_it_arrives(reader);
+    let mut head = Vec::new();
+    let mut chunk = [0u8; 1024];
+    let format = loop {
+        let n = match stream.read(&mut chunk[..(SNIFF_MAX - head.len()).min(1024)]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        head.extend_from_slice(&chunk[..n]);
+        if let Some(format) = InputFormat::sniff(&head, n == 0, name) {
+            break format;
+        }
+    };
+    let resumed = Decompressing::resumed(Cursor::new(head).chain(stream), failure);
+    Ok((format, Reader::Decompressed(resumed)))
+}
+
+/// Whether the regular file `input` is text by `choice` (so that it may be
+/// scanned side by side with other small files); with `auto`, its first
+/// bytes are read at an offset to tell. A file that cannot be read is
+/// left to the one-at-a-time path, which reports it.
+pub fn is_text_file(choice: FormatChoice, input: &Input) -> bool {
+    match choice {
+        FormatChoice::Given(format) => format == InputFormat::Text,
+        FormatChoice::Auto => {
+            let crate::walk::Source::File(path) = &input.source else {
+                return false;
+            };
+            let Ok(file) = std::fs::File::open(path) else {
+                return false;
+            };
+            let Ok(meta) = file.metadata() else {
+                return false;
+            };
+            let Ok((head, ended)) = read_head(&file, meta.len().min(SNIFF_MAX as u64)) else {
+                return false;
+            };
+            let head = &head[..head.len().min(SNIFF_MAX)];
+            let complete = ended || head.len() as u64 >= meta.len();
+            InputFormat::sniff(head, complete, input.file_name()) == Some(InputFormat::Text)
+        }
+    }
+}
+
+/// How structured inputs are read.
+pub struct StructuredOptions {
+    pub finder: Finder,
+    /// `-E`: the charset of an HTML page (mail parts and WARC payloads say
+    /// their own).
+    pub encoding: Option<&'static Encoding>,
+    /// `--base`: an HTML page's address.
+    pub base: Option<String>,
+}
+
+/// What scanning a structured input came to.
+pub struct StructuredScan {
+    /// Bytes read.
+    pub bytes: u64,
+    /// Whether a problem was reported.
+    pub failed: bool,
+}
+
+/// Scans `reader` as `format` (not text), handing each hit to `renderer`
+/// and `printer`; problems are reported on standard error with the
+/// input's name and their position. Returns what the scan came to, or the output's error.
+pub fn scan_structured<W: Write>(
+    format: InputFormat,
+    reader: Reader,
+    input: &Input,
+    progress: &Progress,
+    opts: &StructuredOptions,
+    renderer: &Renderer,
+    printer: &mut HitPrinter<W>,
+) -> io::Result<StructuredScan> {
+    let (name, path) = (input.name.as_str(), input.path_bytes());
+    let mut counting = Counting {
+        inner: progress.wrap(scan::as_it_arrives(reader), name),
+        read: 0,
+    };
+    let mut hits = Hits {
+        format,
+        renderer,
+        printer,
+        path,
+        going: true,
+        output: None,
+    };
+    let mut failed = false;
+    let mut report = |e: &dyn std::fmt::Display| {
+        failed = true;
+        let _ = writeln!(progress::message(), "iriscan: {name}: {e}");
+    };
+    match format {
+        InputFormat::Mail => {
+            let ended = MailScanner::new(opts.finder).scan_mbox(&mut counting, |scan| {
+                hits.all(scan.hits());
+                scan.errors().iter().for_each(|e| report(e));
+            });
+            if let Err(e) = ended {
+                report(&e);
+            }
+        }
+        InputFormat::Warc => {
+            let ended = WarcScanner::new(opts.finder).scan_warc(&mut counting, |scan| {
+                hits.all(scan.hits());
+                scan.errors().iter().for_each(|e| report(e));
+            });
+            if let Err(e) = ended {
+                report(&e);
+            }
+        }
+        InputFormat::Html => {
+            let mut page = Vec::new();
+            match (&mut counting)
+                .take(MAX_HTML_PAGE as u64 + 1)
+                .read_to_end(&mut page)
+            {
+                Ok(_) => {}
+                Err(e) => report(&format_args!("read error after byte {}: {e}", page.len())),
+            }
+            if page.len() > MAX_HTML_PAGE {
+                page.truncate(MAX_HTML_PAGE);
+                report(&format_args!(
+                    "HTML page larger than {} MiB: scanned up to byte {MAX_HTML_PAGE}",
+                    MAX_HTML_PAGE >> 20
+                ));
+            }
+            HtmlScanner::new(opts.finder)
+                .base(opts.base.as_deref())
+                .scan_with(&page, opts.encoding, |hit| hits.one(&hit));
+        }
+        InputFormat::Text => unreachable!("text takes the text path"),
+    }
+    if let Some(e) = hits.output {
+        return Err(e);
+    }
+    Ok(StructuredScan {
+        bytes: counting.read,
+        failed,
+    })
+}
+
+/// Hands hits to the printer until it says stop (`-m`, `-l`, `-q`).
+struct Hits<'a, W: Write> {
+    format: InputFormat,
+    renderer: &'a Renderer,
+    printer: &'a mut HitPrinter<W>,
+    path: &'a [u8],
+    going: bool,
+    output: Option<io::Error>,
+}
+
+impl<W: Write> Hits<'_, W> {
+    fn all(&mut self, hits: &[StructuredHit<'_>]) {
+        for hit in hits {
+            self.one(hit);
+        }
+    }
+
+    fn one(&mut self, hit: &StructuredHit<'_>) {
+        if !self.going {
+            return;
+        }
+        let rendered = self.renderer.render_structured(self.path, hit, self.format);
+        match self.printer.emit(self.path, rendered) {
+            Ok(go_on) => self.going = go_on,
+            Err(e) => {
+                self.going = false;
+                self.output = Some(e);
+            }
+        }
+    }
+}
+
+/// Counts the bytes read (for `--stats`).
+struct Counting<R> {
+    inner: R,
+    read: u64,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
