@@ -24,7 +24,8 @@ warc FILE` prints, file by file, in order (docs/rules.md §9).
 Output:
 
 - `DIR/links`: `path`, `hit` (the link's place among the file's links),
-  `record` and `record_id` (the WARC record), `target_uri` (the page),
+  `record` and `record_index` (the record's `WARC-Record-ID` and its
+  index in the file), `target_uri` (the page),
   `source` (its media type), `iri`, `uri`, `host` (of `uri`, lower case;
   null for `mailto:` and other links without one), `kind`, `page_host`
   (the host of `target_uri`);
@@ -45,8 +46,8 @@ from urllib.parse import urlsplit
 LINK_COLUMNS = [
     ("path", "string"),
     ("hit", "long"),
-    ("record", "long"),
-    ("record_id", "string"),
+    ("record", "string"),
+    ("record_index", "long"),
     ("target_uri", "string"),
     ("source", "string"),
     ("iri", "string"),
@@ -83,7 +84,7 @@ def link_row(path, hit, record):
         path,
         hit,
         record.get("record"),
-        record.get("record_id"),
+        record.get("record_index"),
         record.get("target_uri"),
         record.get("source"),
         record["iri"],
@@ -199,7 +200,7 @@ def host_links(links):
         .groupBy(backwards("page_host").alias("s"), backwards("host").alias("t"))
         .agg(
             F.count(F.lit(1)).alias("links"),
-            F.countDistinct("path", "record").alias("pages"),
+            F.countDistinct("path", "record_index").alias("pages"),
         )
     )
 

@@ -213,11 +213,10 @@ fn scan_text(data: &[u8], encoding: Option<&'static Encoding>, path: Option<&str
     scanned
 }
 
-/// A mail message, or an mbox (its first line `From `).
+/// A mail message, or an mbox of them (as the command line reads both).
 fn scan_mail(data: &[u8], path: Option<&str>) -> Scanned {
     let mut scanned = Scanned::default();
-    let scanner = MailScanner::new(Finder::new());
-    let mut each = |scan: iriscan_lib::MessageScan| {
+    let result = MailScanner::new(Finder::new()).scan_mbox(data, |scan| {
         for hit in scan.hits() {
             if hit.hit().is_valid() {
                 scanned
@@ -228,13 +227,9 @@ fn scan_mail(data: &[u8], path: Option<&str>) -> Scanned {
         scanned
             .problems
             .extend(scan.errors().iter().map(|e| problem(path, e)));
-    };
-    if data.starts_with(b"From ") {
-        if let Err(e) = scanner.scan_mbox(data, &mut each) {
-            scanned.problems.push(problem(path, &e));
-        }
-    } else {
-        each(scanner.scan_message(data, 0));
+    });
+    if let Err(e) = result {
+        scanned.problems.push(problem(path, &e));
     }
     scanned
 }

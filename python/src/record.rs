@@ -64,40 +64,20 @@ impl Record {
 pub enum Place<'a> {
     /// Plain text: nothing.
     Text,
-    /// A message of a mail or mbox (`message`, `part`, `source`).
+    /// A message of a mail or mbox (`message`, `message_id`, `part`).
     Mail(&'a StructuredHit<'static>),
-    /// An HTML page (`source`: `attr:href`, `text/html`).
+    /// An HTML page.
     Html(&'a StructuredHit<'static>),
-    /// A record of a WARC or WET file (`record`, `target_uri`, `source`).
+    /// A record of a WARC or WET file (`record`, `record_index`,
+    /// `target_uri`).
     Warc(&'a StructuredHit<'static>),
 }
 
 /// The record of a valid `hit` of the input `path` (`None`: no path).
 pub fn record(path: Option<&str>, hit: &Hit<'_>, place: Place<'_>) -> Record {
-    let mut fields: Vec<(&'static str, Value)> = Vec::with_capacity(18);
+    let mut fields: Vec<(&'static str, Value)> = Vec::with_capacity(20);
     fields.push(("path", path.into()));
-    match place {
-        Place::Text => {}
-        Place::Mail(s) => {
-            let origin = s.origin();
-            fields.push(("message", Value::Int(origin.index())));
-            fields.push(("message_id", origin.id().into()));
-            fields.push(("part", origin.part().into()));
-            fields.push(("source", Value::Str(origin.source().to_string())));
-        }
-        Place::Html(s) => {
-            fields.push(("source", Value::Str(s.origin().source().to_string())));
-        }
-        Place::Warc(s) => {
-            let origin = s.origin();
-            fields.push(("record", Value::Int(origin.index())));
-            fields.push(("record_id", origin.id().into()));
-            fields.push(("target_uri", origin.target_uri().into()));
-            fields.push(("source", Value::Str(origin.source().to_string())));
-        }
-    }
     let mapped = hit.to_uri(&UriOptions::new());
-    let charset = hit.document_charset();
     fields.push(("start", Value::Int(hit.start() as u64)));
     fields.push(("end", Value::Int(hit.end() as u64)));
     fields.push(("line", Value::Int(hit.line())));
@@ -106,6 +86,34 @@ pub fn record(path: Option<&str>, hit: &Hit<'_>, place: Place<'_>) -> Record {
     fields.push(("iri", hit.iri().into()));
     fields.push(("uri", mapped.uri.as_ref().into()));
     fields.push(("kind", hit.kind().as_str().into()));
+    // The place, as the command line's `Place`: a field that is None is
+    // left out, but for the raw offsets, which are null.
+    let (structured, mail, warc) = match place {
+        Place::Text => (None, false, false),
+        Place::Mail(s) => (Some(s), true, false),
+        Place::Html(s) => (Some(s), false, false),
+        Place::Warc(s) => (Some(s), false, true),
+    };
+    if let Some(s) = structured {
+        let origin = s.origin();
+        let mut some = |key, value: Option<Value>| {
+            if let Some(v) = value {
+                fields.push((key, v));
+            }
+        };
+        some("message", mail.then(|| Value::Int(origin.index())));
+        some("message_id", origin.id().filter(|_| mail).map(Value::from));
+        some("part", mail.then(|| Value::from(origin.part())));
+        some("source", Some(Value::Str(origin.source().to_string())));
+        some("record", origin.id().filter(|_| warc).map(Value::from));
+        some("record_index", warc.then(|| Value::Int(origin.index())));
+        some("target_uri", origin.target_uri().map(Value::from));
+        let raw = s.raw_range();
+        let offset = |at: Option<u64>| at.map_or(Value::Null, Value::Int);
+        fields.push(("raw_start", offset(raw.as_ref().map(|r| r.start))));
+        fields.push(("raw_end", offset(raw.map(|r| r.end))));
+    }
+    let charset = hit.document_charset();
     fields.push(("charset", charset.name().into()));
     fields.push(("charset_source", Value::Str(source_name(charset.source()))));
     if let Some(declared) = charset.overridden_declaration() {

@@ -95,7 +95,7 @@ def expected_rows(paths):
             r = json.loads(line)
             host = urlsplit(r["uri"]).hostname
             page = urlsplit(r["target_uri"]).hostname if r.get("target_uri") else None
-            rows.append((path, n, r.get("record"), r.get("record_id"), r.get("target_uri"),
+            rows.append((path, n, r.get("record"), r.get("record_index"), r.get("target_uri"),
                          r.get("source"), r["iri"], r["uri"], host or None, r["kind"],
                          page or None))
     return rows
@@ -147,7 +147,7 @@ def test_rows_equal_the_command_line(spark, inputs, tmp_path, via):
     for r in want:
         if r[8] is not None:
             key = (links_job.reverse_host(r[10]), links_job.reverse_host(r[8]))
-            pages.setdefault(key, set()).add((r[0], r[2]))
+            pages.setdefault(key, set()).add((r[0], r[3]))
     assert {(h.s, h.t): h.pages for h in hosts} == {k: len(v) for k, v in pages.items()}
 
 
