@@ -282,3 +282,19 @@ def test_a_scan_lets_other_threads_run():
     call = span["end"] - span["start"]
     watched = seen[-1] - seen[0] if seen else 0.0
     assert watched > call / 2, f"the main thread ran {watched:.3f} s of a {call:.3f} s scan"
+
+
+def test_the_type_stub_names_every_function_with_its_parameters():
+    import ast
+    import inspect
+
+    stub = ast.parse((ROOT / "python" / "iriscan.pyi").read_text())
+    declared = {
+        f.name: [a.arg for a in f.args.args] for f in stub.body if isinstance(f, ast.FunctionDef)
+    }
+    public = {
+        name: list(inspect.signature(getattr(iriscan, name)).parameters)
+        for name in dir(iriscan)
+        if not name.startswith("_") and callable(getattr(iriscan, name))
+    }
+    assert declared == public
