@@ -100,7 +100,7 @@ pub use find::warnings::{UnknownWarning, Warning, Warnings};
 #[cfg(feature = "html")]
 pub use format::html::{HtmlScanner, HtmlSummary, TEXT_FLUSH};
 #[cfg(feature = "html")]
-pub use format::input_format::{InputFormat, SNIFF_MAX, UnknownFormat};
+pub use format::input_format::{InputFormat, SNIFF_MAX, ToldBy, UnknownFormat};
 #[cfg(feature = "mail")]
 pub use format::mail::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_SIZE, MailError, MailErrorKind, MailScanner, MessageScan,

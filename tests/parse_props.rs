@@ -149,7 +149,13 @@ fn grammar(syntax: Syntax) -> Grammar {
         extra.clone(),
     ]);
     let iquery = star(alt(vec![ipchar.clone(), iprivate, lit("/"), lit("?")]));
-    let ifragment = star(alt(vec![ipchar.clone(), lit("/"), lit("?")]));
+    // Text also takes a second `#` inside the fragment (docs/rules.md §1.2).
+    let fragment_hash = if syntax == Syntax::Text {
+        lit("#")
+    } else {
+        ch(|_| false)
+    };
+    let ifragment = star(alt(vec![ipchar.clone(), lit("/"), lit("?"), fragment_hash]));
     let isegment = star(ipchar.clone());
     let isegment_nz = rep(ipchar.clone(), 1, None);
     let isegment_nz_nc = rep(

@@ -169,14 +169,22 @@ fn implausible_dns_hosts_are_not_links() {
     check("|file:///etc/passwd|");
 }
 
+/// A `,` ends a DNS host (a list of sites); any other character no DNS
+/// name holds makes the host implausible, and the candidate is no link —
+/// it is never cut back to the host before it (§1.6).
 #[test]
-fn dns_host_ends_at_a_character_no_dns_name_holds() {
-    check("|http://example.org|'/>");
+fn dns_host_ends_at_a_comma() {
     check("|http://a.example|,|http://b.example|");
-    check("|https://a.com|'|https://b.com|");
+    check("|http://a.example|,b.example");
+    check("|www.a.example|,|www.b.example|");
+    check("|http://a.example|,|http://b.example:8080/|");
     check("|http://user:pa$$@a.example/|");
     check("|http://a.example:8080|'");
     check("|foo://a'b/|");
+    none("http://example.org'/>");
+    check("https://a.com'|https://b.com|");
+    none("www.a!b.example www.a*b.example/x");
+    check("'|http://example.org|'/>");
 }
 
 // §1.1 www.
@@ -404,8 +412,9 @@ fn unbalanced_closers_end_balanced_ones_stay() {
     check("｛|http://a.example/b|｝");
     check("［|http://a.example/b|］");
     check("(|http://a.example/b_(c)_d|)");
-    // Brackets nest: `)` does not close the inner `[`.
-    check("|http://a.example/(b[c|)d]");
+    // Brackets nest: `)` does not close the inner `[`, which is then
+    // unclosed and ends the IRI in front of it.
+    check("|http://a.example/(b|[c)d]");
 }
 
 #[test]
@@ -533,7 +542,25 @@ fn angle_brackets_wrap_over_lines() {
 #[test]
 fn angle_brackets_without_closer_do_not_wrap() {
     check("<|http://a.example/b|\nc d");
-    check("<|http://a.example/b| c>");
+    check("<|http://a.example/b| c");
+    check("<|http://a.example/b| c<d>");
+}
+
+/// §1.4: inside `<…>`, one space is no more part of the IRI than a line
+/// break with indentation; the span covers the bracketed text.
+#[test]
+fn angle_brackets_with_a_space_inside() {
+    check("<|http://a.example/b c|>");
+    assert_eq!(
+        iri_of("see <http://a.example/b c>."),
+        ["http://a.example/bc"]
+    );
+    assert_eq!(
+        iri_of("<https://a.example/very/long/ path?q=1>"),
+        ["https://a.example/very/long/path?q=1"]
+    );
+    check("<|http://a.example/b|>");
+    check("<|http://a.example/b| >");
 }
 
 #[test]
@@ -602,4 +629,214 @@ fn truncation_cuts_at_a_character_boundary() {
     assert!(hit.is_truncated());
     assert!(hit.end() - hit.start() <= 8 * 1024);
     assert!(text.is_char_boundary(hit.end()));
+}
+
+// §1.1 Where a candidate starts: string escapes, glued `_`, schemes that
+// need an authority.
+
+/// `\n`, `\r`, `\t` before a scheme are the string escapes of C, gettext
+/// and JSON text: the scheme starts after them.
+#[test]
+fn string_escapes_before_a_scheme() {
+    check(r#""\n|https://a.example/x|""#);
+    check(r"\t|http://a.example/|");
+    check(r"\r\n|ftp://a.example/pub|");
+    check(r#"msgstr "\n|mailto:a@b.example|""#);
+    // An escaped backslash and a letter: `\\nhttp` is `\` then `nhttp`.
+    check(r"\\|nhttp://a.example/|");
+    check(r"C:\\nfoo |http://a.example/|");
+    // Without a backslash, a letter before the scheme is part of it.
+    check("|nhttp://a.example/|");
+    assert_eq!(iri_of(r"\nhttps://a.example/x"), ["https://a.example/x"]);
+}
+
+/// A scheme glued to `_` is part of an identifier: `app_scheme://…` in a
+/// template is no link.
+#[test]
+fn scheme_glued_to_underscore_is_not_a_link() {
+    none("app_scheme://example.org/x");
+    none("MY_HTTP://a.example/");
+    none("x_http://a.example/");
+    check("_ |http://a.example/|");
+}
+
+/// Schemes whose syntax requires an authority are links only with `//`;
+/// `file` also as `file:/path` (RFC 8089).
+#[test]
+fn schemes_that_need_an_authority() {
+    none("git:commit");
+    none("run git:example.com/ and git:domain.com");
+    none("irc:://irc.example.org");
+    none("ssh:foo ssh:host.example sftp:x telnet:h ldap:x ldaps:x rtsp:x nfs:x smb:x ircs:x");
+    none("file:glob and file:some-file.txt");
+    check("|git://git.example.org/repo.git|");
+    check("|irc://irc.example.org/#rust|");
+    check("|ssh://git@example.org:22/x|");
+    check("|file:/etc/hosts|");
+    check("|file:///etc/hosts|");
+    check("|FILE:/tmp/x|");
+    // Registered schemes without authority still go without `//`.
+    check("|urn:isbn:0451450523| |news:comp.lang.rust|");
+}
+
+// §1.2 Unclosed `{` and `[`; a second `#`.
+
+/// An opener `{` or `[` that nothing closes before the candidate ends ends
+/// the IRI in front of it; balanced ones stay.
+#[test]
+fn unclosed_braces_and_brackets_end_the_iri() {
+    check("|http://a.example/|{x");
+    check("|http://a.example/a|[b");
+    check("|http://a.example/a{b}c|{d");
+    check("|http://a.example/x?q=|{a[b]");
+    check("|http://a.example/x?a[]=1&b={c}|");
+    check("|http://a.example/x|.{ y");
+    check("|http://a.example/x|.{");
+    // Before the host, nothing is left: no link.
+    none("http://{host");
+    none("http://[::1");
+    // The `leiri` warning goes with the characters.
+    let hit = Finder::new()
+        .find_iter(b"http://a.example/x{y")
+        .next()
+        .unwrap();
+    assert_eq!(hit.text(), "http://a.example/x");
+    assert!(hit.warnings().all(|w| w != iriscan::Warning::Leiri));
+}
+
+/// A second `#` in the fragment (Matrix, single-page applications): the
+/// IRI keeps it, the URI writes `%23`, the hit warns `leiri`.
+#[test]
+fn second_hash_in_the_fragment() {
+    for (text, uri) in [
+        (
+            "https://matrix.to/#/#room:example.org",
+            "https://matrix.to/#/%23room:example.org",
+        ),
+        (
+            "https://app.example/app/#/room/#chan:example.org",
+            "https://app.example/app/#/room/%23chan:example.org",
+        ),
+        ("https://a.example/x#a#b#", "https://a.example/x#a%23b%23"),
+    ] {
+        let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+        assert_eq!(hits.len(), 1, "{text}");
+        let h = &hits[0];
+        assert!(h.is_valid(), "{text}: {:?}", h.error());
+        assert_eq!(h.iri(), text);
+        assert_eq!(h.to_uri(&iriscan::UriOptions::new()).uri, uri);
+        assert!(h.warnings().any(|w| w == iriscan::Warning::Leiri), "{text}");
+    }
+    // One `#` is no LEIRI.
+    let h = Finder::new()
+        .find_iter(b"https://a.example/x#y")
+        .next()
+        .unwrap();
+    assert!(h.warnings().all(|w| w != iriscan::Warning::Leiri));
+    check("see |https://matrix.to/#/#room:example.org|.");
+}
+
+// §1.6 Drop, never shorten.
+
+/// Syntax templates of manuals and code: the candidate fails validation
+/// and is dropped whole, never cut back to a valid prefix.
+#[test]
+fn templates_are_dropped_whole() {
+    for t in [
+        "http://user:secret@host:port/",
+        "ftp://[[user][:pass]@]host[:port]/",
+        "f\"http://localhost:{port}/\"",
+        "http://{host}:{port}/",
+        "https://mirror{n}.example.org",
+        "http://example.com:80x/",
+        "http://user:secret/",
+        "http://a.example:8%30/",
+        "http://a.example:$PORT/x",
+        "www.example.com:port/x",
+    ] {
+        none(t);
+    }
+    // The candidate is reported whole, with the reason and its position.
+    let text = "use http://user:secret@host:port/ here";
+    let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].text(), "http://user:secret@host:port/");
+    assert_eq!(hits[0].error().unwrap().rule(), "port");
+    assert_eq!(hits[0].error_offset(), Some(text.find("port/").unwrap()));
+    let text = "http://localhost:{port}/";
+    let hits: Vec<_> = Finder::new().find_iter(text.as_bytes()).collect();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].text(), text);
+    assert_eq!(hits[0].error().unwrap().rule(), "port");
+    assert_eq!(hits[0].error_offset(), Some(17));
+    // `http://{` starts no candidate at all (no authority or path
+    // character after `//`).
+    assert_eq!(Finder::new().find_iter(b"http://{host}:{port}/").count(), 0);
+}
+
+/// Lines of manuals, catalogs and package documentation (Debian 12,
+/// installed man pages rendered with `man -l`, `.mo` catalogs through
+/// `msgunfmt`, `/usr/share/doc`) that iriscan used to cut to a valid
+/// prefix, or to link where the author wrote no link (docs/rules.md §1.1,
+/// §1.6). Each names its package, version and file.
+#[test]
+fn templates_and_names_in_real_text() {
+    // apt 2.6.1, man/man1/apt-transport-http.1
+    none("       scheme://[[user][:pass]@]host[:port]/. Valid schemes");
+    // apt 2.6.1, man/de/man5/sources.list.5 (and fr, it, ja)
+    none("   http://Benutzer:Passwort@Server:Port/");
+    none("   http://user:pass@server:port/");
+    // python3-pip 23.0.1, html/user_guide.rst
+    none("  ``scheme://[user:passwd@]proxy.server:port``");
+    // git 2.39.5, changelog
+    none("      Documentation: Fix ssh://[user@]host.xz URL");
+    // libevent 2.1.12, changelog
+    none("  o https-client: correctly handle URLs with no path (like \"https://host:port\")");
+    // nodejs 20.20.2, api/cli.md and api/perf_hooks.md
+    none("endpoint on <code>http://host:port/json/list</code>.</p>");
+    none("  http.get(`http://127.0.0.1:${PORT}`);");
+    // wget 1.21.3, changelog
+    none("\t  \"Location\" => \"http://localhost:{{port}}/whatever");
+    // dpkg-dev 1.21.22, man/fr/man5/deb-control.5
+    none("   utilisé est type_de_bts://adresse-du-bts, par exemple");
+    // gdb 13.1, NEWS and check.log; linux-libc-dev 6.1.187, changelog.Debian
+    none("  FILE:LINE support has been expanded to");
+    none("PASS: gdb.base/break.exp: test_break: run until file:function(6) breakpoint");
+    none("    - [x86] efistub: Use 1:1 file:memory mapping for PE/COFF .compat");
+    // libgtk2.0-common 2.24.33, de and sv gtk20-properties.mo
+    none("\"Sollen die auswählbaren Dateien auf lokale file:-Adressen begrenzt werden?\"");
+    none("msgstr \"Huruvida de valda filerna ska begränsas till lokala file:-URI:er\"");
+    // git 2.39.5, sv git.mo: the Swedish genitive of a name
+    none("msgstr \"lägg till git:s standardexkluderingar\"");
+    none("msgstr \"Git:s i18n-startkod för skalskript\"");
+    // nodejs 20.20.2, api/all.json: a JSON string's `\n` before the link
+    check(
+        r"see: |https://nodejs.org/en/docs/inspector|\n|ws://127.0.0.1:9229/166e272e-7a30-4d09-97ce-f1c012b43c34|\n\n$ node",
+    );
+    // psmisc 23.6, README.md; python3-yaml 6.0, README.md: Matrix rooms
+    check("a Matrix room [#psmisc](|https://matrix.to/#/#psmisc:dropbear.xyz|)");
+    check("  Matrix at |https://matrix.to/#/#pyyaml:yaml.io| or");
+    // curl 7.88.1, man/man1/curl.1, and google-cloud-cli, man/man1/gcloud_alpha_compute_security-policies_add-layer7-ddos-defense-threshold-config.1:
+    // a `;` after a DNS host makes it implausible (only `,` ends one):
+    // the candidate is dropped, not cut back to the host.
+    check("curl --referer \"https://fake.example;auto\" -L |https://example.com|");
+    none(" value=www.my-test-host.com;type=HTTP_PATH,enableEachUniqueValue=true");
+}
+
+/// `<…>` with spaces inside, as the amended §1.4 reads: the white space
+/// is not part of the IRI. In these two lines of real text the bracketed
+/// words are no wrapped link (libunbound8 1.17.1, changelog: a DNS record;
+/// libxcb-render-util0 0.3.9, README: an address written with `at`), yet
+/// the rule joins them; the closing note of issue 18 asks whether the
+/// rule should need a line break, or a single space.
+#[test]
+fn angle_brackets_with_spaces_in_real_text() {
+    assert_eq!(
+        iri_of("validation failure <www.example.nl. TXT IN>: signature crypto"),
+        ["http://www.example.nl.TXTIN"]
+    );
+    assert_eq!(
+        iri_of("  <mailto:xcb at lists.freedesktop.org>"),
+        ["mailto:xcbatlists.freedesktop.org"]
+    );
 }

@@ -98,3 +98,49 @@ pub fn hand_checked_links(path: &std::path::Path) -> std::collections::BTreeSet<
         })
         .collect()
 }
+
+/// Links found against the links a careful reader lists, over the
+/// documents of a corpus: precision, recall and F1, with every difference
+/// named.
+#[derive(Default)]
+pub struct LinkScore {
+    found: usize,
+    right: usize,
+    listed: usize,
+    report: String,
+}
+
+impl LinkScore {
+    /// Counts document `name`: the links found and those listed.
+    pub fn add<T: Ord + std::fmt::Debug>(
+        &mut self,
+        name: &str,
+        found: &std::collections::BTreeSet<T>,
+        listed: &std::collections::BTreeSet<T>,
+    ) {
+        for extra in found.difference(listed) {
+            self.report
+                .push_str(&format!("{name}: found, not listed: {extra:?}\n"));
+        }
+        for missed in listed.difference(found) {
+            self.report
+                .push_str(&format!("{name}: listed, not found: {missed:?}\n"));
+        }
+        self.found += found.len();
+        self.right += found.intersection(listed).count();
+        self.listed += listed.len();
+    }
+
+    /// Prints the figures of `corpus` and fails below an F1 of `at_least`.
+    pub fn check(&self, corpus: &str, at_least: f64) {
+        let precision = self.right as f64 / self.found as f64;
+        let recall = self.right as f64 / self.listed as f64;
+        let f1 = 2.0 * precision * recall / (precision + recall);
+        eprintln!(
+            "{corpus} corpus: {} links listed, {} found, {} right: \
+             precision {precision:.3}, recall {recall:.3}, F1 {f1:.3}\n{}",
+            self.listed, self.found, self.right, self.report
+        );
+        assert!(f1 >= at_least, "F1 {f1:.3} < {at_least}:\n{}", self.report);
+    }
+}

@@ -26,6 +26,7 @@
 mod allocations;
 mod charset;
 mod corpus;
+mod drop_whole;
 mod embedding;
 mod extract_suites;
 mod grammar_automaton;

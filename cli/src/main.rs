@@ -197,17 +197,17 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     job.decompress = args.search_zip;
     let mut stats = Stats::start();
     let threads = args.threads();
-    if threads > 1 {
-        // `--threads N` is N threads in all, this one included: it reads
-        // the input and, while it waits for the pool, works on the pool's
-        // jobs. A pool of N threads beside it would make N + 1 busy threads
-        // on N cores, and the one left out waits a time slice per block.
-        // (If the pool is already built, it stays as it is.)
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .use_current_thread()
-            .build_global();
-    }
+    // `--threads N` is N threads in all, this one included: it reads the
+    // input and, while it waits for the pool, works on the pool's jobs. A
+    // pool of N threads beside it would make N + 1 busy threads on N
+    // cores, and the one left out waits a time slice per block. With
+    // `-j 1` the pool is this thread alone: the mail and WARC readers
+    // scan their batches on the pool. (If the pool is already built, it
+    // stays as it is.)
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .use_current_thread()
+        .build_global();
     let mut failed = false;
     let mut batch: Vec<Input> = Vec::new();
     let mut walk = walk.peekable();
@@ -427,7 +427,7 @@ impl<W: Write> Run<W> {
                 let renderer = printer.renderer();
                 let name = input.name.as_str();
                 let path = input.path_bytes();
-                let (format, reader) =
+                let (format, told, reader) =
                     match structured::choose(self.format, input.file_name(), reader) {
                         Ok(chosen) => chosen,
                         Err(err) => {
@@ -435,6 +435,9 @@ impl<W: Write> Run<W> {
                             return Ok(true);
                         }
                     };
+                if messages() {
+                    structured::note_guess(name, format, told);
+                }
                 if format != InputFormat::Text {
                     let scanned = structured::scan_structured(
                         format,

@@ -16,7 +16,7 @@ use std::io::{self, Cursor, Read, Write};
 
 use encoding_rs::Encoding;
 use iriscan::{
-    Finder, HtmlScanner, InputFormat, MailScanner, SNIFF_MAX, StructuredHit, WarcScanner,
+    Finder, HtmlScanner, InputFormat, MailScanner, SNIFF_MAX, StructuredHit, ToldBy, WarcScanner,
 };
 
 use crate::decompress::Decompressing;
@@ -52,14 +52,15 @@ impl std::str::FromStr for FormatChoice {
 pub const MAX_HTML_PAGE: usize = 256 << 20;
 
 /// The format of `input` (named `name`, `None` for standard input) by
-/// `choice`, and the reader to scan it with, nothing consumed.
+/// `choice`, what told it (a format given counts as named), and the reader
+/// to scan it with, nothing consumed.
 pub fn choose(
     choice: FormatChoice,
     name: Option<&[u8]>,
     reader: Reader,
-) -> io::Result<(InputFormat, Reader)> {
+) -> io::Result<(InputFormat, ToldBy, Reader)> {
     if let FormatChoice::Given(format) = choice {
-        return Ok((format, reader));
+        return Ok((format, ToldBy::Name, reader));
     }
     if let Reader::File(file) = &reader
         && let Ok(meta) = file.metadata()
@@ -68,8 +69,9 @@ pub fn choose(
         let (head, ended) = read_head(file, meta.len())?;
         let head = &head[..head.len().min(SNIFF_MAX)];
         let complete = ended || head.len() as u64 >= meta.len();
-        let format = InputFormat::sniff(head, complete, name).unwrap_or(InputFormat::Text);
-        return Ok((format, reader));
+        let (format, told) =
+            InputFormat::told(head, complete, name).unwrap_or((InputFormat::Text, ToldBy::Default));
+        return Ok((format, told, reader));
     }
     // A stream: read as far as decides, then put back in front.
     let failure = reader.failure().unwrap_or_default();
@@ -83,12 +85,12 @@ pub fn choose(
             Err(e) => return Err(e),
         };
         head.extend_from_slice(&chunk[..n]);
-        if let Some(format) = InputFormat::sniff(&head, n == 0, name) {
-            break format;
+        if let Some(told) = InputFormat::told(&head, n == 0, name) {
+            break told;
         }
     };
     let resumed = Decompressing::resumed(Cursor::new(head).chain(stream), failure);
-    Ok((format, Reader::Decompressed(resumed)))
+    Ok((format.0, format.1, Reader::Decompressed(resumed)))
 }
 
 /// Whether the regular file `input` is text by `choice` (so that it may be
@@ -116,6 +118,22 @@ pub fn is_text_file(choice: FormatChoice, input: &Input) -> bool {
             InputFormat::sniff(head, complete, input.file_name()) == Some(InputFormat::Text)
         }
     }
+}
+
+/// Announces (on standard error) a format told by the input's first
+/// lines alone, a guess, as a guessed charset is announced.
+pub fn note_guess(name: &str, format: InputFormat, told: ToldBy) {
+    if told != ToldBy::Content || format == InputFormat::Text {
+        return;
+    }
+    let (what, why) = match format {
+        InputFormat::Html => ("HTML", "it starts as an HTML page"),
+        _ => ("mail", "its first lines are a message header"),
+    };
+    let _ = writeln!(
+        progress::message(),
+        "iriscan: {name}: note: read as {what}: {why} (--format text reads it as text)"
+    );
 }
 
 /// How structured inputs are read.

@@ -273,3 +273,62 @@ fn a_pipe_is_not_held_back_by_the_format_guess() {
     let _ = child.wait();
     assert_eq!(line.as_deref(), Ok("http://ex.org/first\n"));
 }
+
+#[test]
+fn a_maildir_is_walked_and_each_message_read_as_mail() {
+    let dir = TempDir::new("formats-maildir");
+    let message = |n: u32| {
+        format!(
+            "Return-Path: <a@ex.org>\nFrom: a@ex.org\nTo: b@ex.org\nSubject: {n}\n\
+             MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\
+             Content-Transfer-Encoding: quoted-printable\n\n\
+             Voir https://fr.wikipedia.org/wiki/Caf=C3=A9?utm_source=3Dmail{n}&u=\ntm=3D1\n"
+        )
+    };
+    dir.write("Maildir/cur/1700000000.M1P1.host:2,S", message(1));
+    dir.write("Maildir/new/1700000001.M2P2.host", message(2));
+    dir.write("Maildir/tmp/.keep", "");
+    let r = run_in(dir.path(), &["--json", "Maildir"], b"");
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    let hits = r.hits();
+    let found: Vec<(&str, &str)> = hits
+        .iter()
+        .map(|h| (h["iri"].as_str().unwrap(), h["source"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "https://fr.wikipedia.org/wiki/Café?utm_source=mail1&utm=1",
+                "text/plain"
+            ),
+            (
+                "https://fr.wikipedia.org/wiki/Café?utm_source=mail2&utm=1",
+                "text/plain"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_format_told_by_the_first_lines_alone_is_announced() {
+    let dir = TempDir::new("formats-guess");
+    let message = "From: a@ex.org\nTo: b@ex.org\nSubject: x\n\nhttp://ex.org/m\n";
+    dir.write("message", message);
+    dir.write("named.eml", message);
+    dir.write("page", "<!doctype html><p>http://ex.org/p</p>\n");
+    let r = run_in(dir.path(), &["message", "named.eml", "page"], b"");
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.lines().collect::<Vec<_>>(),
+        [
+            "iriscan: message: note: read as mail: its first lines are a message header (--format text reads it as text)",
+            "iriscan: page: note: read as HTML: it starts as an HTML page (--format text reads it as text)",
+        ]
+    );
+    // Not with -s, nor when the format is given.
+    let quiet = run_in(dir.path(), &["-s", "message", "page"], b"");
+    assert_eq!(quiet.stderr, "");
+    let given = run_in(dir.path(), &["--format", "mail", "message"], b"");
+    assert_eq!(given.stderr, "");
+}

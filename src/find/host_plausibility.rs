@@ -5,9 +5,7 @@
 //! whose host fails them is not a link at all (`http://#`, `http://-a.com`,
 //! `ldap://でなければなりません`), rather than an invalid IRI.
 
-#[cfg(any(test, feature = "fuzzing"))]
-use crate::chars::ascii::{ASCII, DNS_HOST};
-use crate::chars::ascii::{LDH, ascii_is};
+use crate::chars::ascii::{ASCII, DNS_HOST, LDH, TEXT_EXTRA, ascii_is};
 use crate::chars::byte_search::rfind_byte;
 use crate::chars::utf8::{decode_at, is_continuation};
 use crate::find::prose_chars::is_cjk;
@@ -60,37 +58,34 @@ pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usi
     }
 }
 
-/// Where the authority `hay[h0..end]` of a DNS scheme, whose host is
-/// `hay[h0..h1]`, stops being one: the first character no DNS name holds
-/// (`http://example.org'/>`, `http://a.com,http://b.com`), or the first
-/// non-digit of the port. Letters, digits, `-`, `.`, `_`, `%` (a
-/// percent-encoded IDN, RFC 3987bis §3.4.1) and non-ASCII characters are
-/// host characters; an IP-literal is left to the validator.
+/// Where a `,` in the host `hay[h0..h1]` of a DNS scheme ends the IRI
+/// (docs/rules.md §1.1): no DNS name holds one, and
+/// `http://a.example,b.example` is a list of sites. An IP-literal is left
+/// to the validator.
 #[cfg(any(test, feature = "fuzzing"))]
-pub(crate) fn dns_authority_cut(hay: &[u8], h0: usize, h1: usize, end: usize) -> Option<usize> {
-    if hay.get(h0) != Some(&b'[') {
-        let bad = hay[h0..h1].iter().position(|&b| !HOST_BYTE[b as usize]);
-        if let Some(i) = bad {
-            return Some(h0 + i);
-        }
+pub(crate) fn dns_comma_cut(hay: &[u8], h0: usize, h1: usize) -> Option<usize> {
+    if hay.get(h0) == Some(&b'[') {
+        return None;
     }
-    dns_port_cut(hay, h1, end)
+    memchr::memchr(b',', &hay[h0..h1]).map(|i| h0 + i)
 }
 
-/// The port part of [`dns_authority_cut`]: where the authority
-/// `hay[..end]` whose host ends at `h1` stops being one after the host (the
-/// first non-digit of the port).
-pub(crate) fn dns_port_cut(hay: &[u8], h1: usize, end: usize) -> Option<usize> {
-    if h1 < end && hay[h1] == b':' {
-        return hay[h1 + 1..end]
-            .iter()
-            .position(|b| !b.is_ascii_digit())
-            .map(|i| h1 + 1 + i);
+/// The last character of the host `host` of a DNS scheme that no DNS name
+/// holds and that the validator would let through: an ASCII sub-delimiter
+/// or `~` (`http://example.org'/`, `www.a!b.example`). Such a host is not
+/// plausible (docs/rules.md §1.1): the candidate is no link. The Legacy
+/// Extended characters `{ } [ ] ^` are not counted: the validator rejects
+/// them in a host, with their position (`http://{host}:{port}/`). An
+/// IP-literal is the validator's business.
+pub(crate) fn last_non_dns_char(host: &[u8]) -> Option<usize> {
+    if host.first() == Some(&b'[') {
+        return None;
     }
-    None
+    host.iter()
+        .rposition(|&b| b < 0x80 && ASCII[b as usize] & (DNS_HOST | TEXT_EXTRA) == 0)
 }
 
-/// The bytes of a DNS host for [`dns_authority_cut`]: the ASCII
+/// The bytes of a DNS host: the ASCII
 /// `DNS_HOST` class (letters, digits, `-`, `.`, `_`, `%`) and every
 /// non-ASCII byte, as a table over all byte values (hosts may be kilobytes
 /// long: `www.ąwww.ąwww.…`), computed from the ASCII table.
@@ -401,16 +396,29 @@ mod tests {
         assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), None);
     }
 
+    /// Only a `,` ends a DNS host; the port is the validator's (a port
+    /// of letters is a template, dropped whole: docs/rules.md §1.6).
     #[test]
-    fn dns_authorities_stop_at_characters_no_dns_name_has() {
-        let cut = |s: &str, h1: usize| dns_authority_cut(s.as_bytes(), 0, h1, s.len());
-        assert_eq!(cut("example.org'", 12), Some(11));
+    fn dns_hosts_end_at_a_comma_only() {
+        let cut = |s: &str, h1: usize| dns_comma_cut(s.as_bytes(), 0, h1);
+        assert_eq!(cut("example.org'", 12), None);
         assert_eq!(cut("a.com,http:", 10), Some(5));
+        assert_eq!(cut("a'b,c", 5), Some(3));
         assert_eq!(cut("例え.jp", "例え.jp".len()), None);
         assert_eq!(cut("%E4%BE%8B.jp", 12), None);
-        assert_eq!(cut("a.com:8080", 5), None);
-        assert_eq!(cut("a.com:80x", 5), Some(8));
-        assert_eq!(cut("[::1]:80", 5), None);
+        assert_eq!(cut("[a,b]", 5), None);
+    }
+
+    #[test]
+    fn hosts_with_characters_no_dns_name_holds() {
+        assert_eq!(last_non_dns_char(b"example.org'"), Some(11));
+        assert_eq!(last_non_dns_char(b"a!b.c*d"), Some(5));
+        assert_eq!(last_non_dns_char(b"a~b"), Some(1));
+        assert_eq!(last_non_dns_char("例え_x-1.%41".as_bytes()), None);
+        // The validator rejects these with their position.
+        assert_eq!(last_non_dns_char(b"{host}"), None);
+        assert_eq!(last_non_dns_char(b"mirror{n}.example.org"), None);
+        assert_eq!(last_non_dns_char(b"[::1]"), None);
     }
 
     #[test]

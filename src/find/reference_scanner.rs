@@ -7,7 +7,7 @@
 //! the pure host predicates, which have their own tests.
 
 use crate::find::host_plausibility::{
-    check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
+    check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script, last_non_dns_char,
 };
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
@@ -15,7 +15,7 @@ use crate::find::prose_chars::{
 use crate::find::scanner::{
     Kind, MAX_OPAQUE_PUNCT, Options, ScanState, Scanner, authority_cut, host_range,
 };
-use crate::find::schemes::is_registered_scheme;
+use crate::find::schemes::{is_registered_scheme, needs_slashes};
 
 /// A candidate of the reference scanner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,8 +181,24 @@ impl Naive<'_> {
         if k - j > 64 {
             return None;
         }
+        // `"\nhttps://…"`: the escape's letter is not part of the scheme.
+        if j + 1 < k && "nrt".contains(self.chars[j].1) {
+            let backslashes = self.text[..self.pos(j)]
+                .chars()
+                .rev()
+                .take(64)
+                .take_while(|&c| c == '\\')
+                .count();
+            if backslashes % 2 == 1 {
+                j += 1;
+            }
+        }
         let f = (j..k).find(|&i| self.chars[i].1.is_ascii_alphabetic())?;
         if f > j && self.chars[f - 1].1.is_ascii_digit() {
+            return None;
+        }
+        // `app_scheme://` in a template.
+        if f == j && j > 0 && self.chars[j - 1].1 == '_' {
             return None;
         }
         let scheme = &self.text[self.pos(f)..self.pos(k)];
@@ -196,7 +212,11 @@ impl Naive<'_> {
             }
             self.read(f, k + 3, true, dns, Kind::Iri)
         } else {
-            if scheme.len() == 1 || dns || !is_registered_scheme(scheme) {
+            if scheme.len() == 1
+                || dns
+                || !is_registered_scheme(scheme)
+                || needs_slashes(scheme.as_bytes(), &self.text.as_bytes()[self.pos(k) + 1..])
+            {
                 return None;
             }
             // Trimmed punctuation the IRI keeps when more follows
@@ -307,14 +327,17 @@ impl Naive<'_> {
                     k += 1;
                 } else if is_leiri_ascii(c) {
                     if c == '[' && in_auth && k == host_start {
-                        // IP-literal: up to `]`, over hex, `:` `.` unreserved, sub-delims.
+                        // IP-literal: up to `]`, over hex, `:` `.` unreserved,
+                        // sub-delims; without its `]`, a bracket like any other.
                         let mut m = k + 1;
+                        let mut closed = false;
                         while let Some(d) = self.ch(m) {
                             if self.pos(m) >= limit || m - k >= 64 {
                                 break;
                             }
                             if d == ']' {
                                 m += 1;
+                                closed = true;
                                 break;
                             }
                             if !(d.is_ascii_alphanumeric() || ":.-_~!$&'()*+,;=".contains(d)) {
@@ -322,8 +345,10 @@ impl Naive<'_> {
                             }
                             m += 1;
                         }
-                        k = m;
-                        continue;
+                        if closed {
+                            k = m;
+                            continue;
+                        }
                     }
                     match c {
                         '[' | '{' => stack.push(c),
@@ -340,19 +365,13 @@ impl Naive<'_> {
                     k += 1;
                 } else if is_ascii_space(c) && ctx == Ctx::Angle {
                     let mut m = k;
-                    let mut newline = false;
                     while let Some(d) = self.ch(m) {
                         if !is_ascii_space(d) || self.pos(m) >= limit {
                             break;
                         }
-                        newline |= d == '\n' || d == '\r';
                         m += 1;
                     }
-                    if newline
-                        && self.pos(m) < limit
-                        && self.continues(m)
-                        && self.ch(m) != Some('>')
-                    {
+                    if self.pos(m) < limit && self.continues(m) && self.ch(m) != Some('>') {
                         wrapped = true;
                         k = m;
                     } else {
@@ -409,6 +428,20 @@ impl Naive<'_> {
         }
         let body_pos = self.pos(body);
         if !truncated {
+            // An unclosed `[` or `{` ends the IRI in front of it.
+            let mut open: Vec<usize> = Vec::new();
+            for (i, c) in text[body_pos..end].char_indices() {
+                match c {
+                    '[' | '{' => open.push(body_pos + i),
+                    ']' | '}' => {
+                        open.pop();
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(&o) = open.first() {
+                end = o;
+            }
             end = self.trim(body_pos, end, auth_end_pos, self.pos(host_start));
         }
         if end <= body_pos {
@@ -426,7 +459,10 @@ impl Naive<'_> {
                 return Err(false);
             }
             let min_labels = if kind == Kind::Www { 3 } else { 1 };
-            if dns && check_dns_host(&host, 0, host.len(), min_labels).is_err() {
+            if dns
+                && (last_non_dns_char(&host).is_some()
+                    || check_dns_host(&host, 0, host.len(), min_labels).is_err())
+            {
                 return Err(false);
             }
         }
@@ -674,6 +710,18 @@ mod tests {
         "😀",
         "¿",
         "؟",
+        // Templates, string escapes and schemes that need an authority
+        // (docs/rules.md §1.1, §1.6).
+        "\\n",
+        "\\",
+        "n",
+        "git",
+        "file",
+        "ssh",
+        "_app",
+        "{port}",
+        "user:pass@",
+        ":80x",
     ];
 
     fn text() -> impl Strategy<Value = String> {
@@ -858,6 +906,15 @@ mod tests {
             "x 12:30 b@c.de",
             "at 7:45 and a@b.example",
             "mixed:ab http://a.example/",
+            // Templates dropped whole, escapes, schemes that need `//`.
+            "http://user:secret@host:port/ ftp://[[user][:pass]@]host[:port]/",
+            "f\"http://localhost:{port}/\" http://example.com:80x/ https://mirror{n}.example.org",
+            "\"\\nhttps://a.example/x\" \\thttp://b.example \\\\nhttp://c.example",
+            "git:commit irc:://host ssh:foo file:glob file:/etc/hosts app_scheme://x.example",
+            "http://a.example,b.example www.a.example,www.b.example http://a{b,c}/",
+            "http://a.example/{x http://a.example/[x http://a.example/x{y}[z]",
+            "<http://a.example/b c> <http://a.example/b\n c> <http://a.example/b c",
+            "%zz://_[‘://",
             // `word:` before a character that starts no opaque part.
             "Note: urn:isbn:0451450523, mixed: tel:+1-555 key:(x) mailto:\u{a0}b urn:x",
         ] {
@@ -881,6 +938,14 @@ mod tests {
             naive_scan(t, www, email, max_len),
             "{t:?}"
         );
+    }
+
+    /// A bracket in an authority whose host fails: the host check is not
+    /// final while an unclosed `[` may end the IRI in front of it.
+    // Found by `agree_on_truncation`.
+    #[test]
+    fn unclosed_bracket_in_an_authority_that_fails_its_host_check() {
+        assert_agree("%zz://_[‘://", true, true, 512);
     }
 
     /// `mailto://` with `http` and a quote in its authority.

@@ -38,13 +38,13 @@ use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_search::find_byte;
 use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
 use crate::find::host_plausibility::{
-    MAX_HOST_LEN, check_dns_host, dns_port_cut, glued_prose_at, is_dotless_non_ascii,
-    is_spaceless_script,
+    MAX_HOST_LEN, check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
+    last_non_dns_char,
 };
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
-use crate::find::schemes::is_registered_scheme;
+use crate::find::schemes::{is_registered_scheme, needs_slashes};
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
 /// of characters before the `:` or `@` is prose (RFC 5321 limits a local
@@ -224,7 +224,13 @@ struct Forward<'s> {
     stack: &'s mut Vec<char>,
     /// `'` characters inside the candidate (docs/rules.md §1.3).
     quotes: usize,
-    leiri: bool,
+    /// The first Legacy Extended IRI character read (`{ } ^ [ ]` outside
+    /// the host, a second `#`), `usize::MAX` if none: the candidate is a
+    /// LEIRI when it ends after it.
+    first_leiri: usize,
+    /// A `#` was read outside the authority: a second one is a LEIRI
+    /// character (docs/rules.md §1.2).
+    hash: bool,
     wrapped: bool,
     /// Where the host of the authority begins (after the last `@`).
     host_start: usize,
@@ -372,9 +378,12 @@ pub(crate) static DENSE: [u8; 256] = {
 /// Where the scheme ending at the colon `hay[c]` starts (docs/rules.md §1.1):
 /// in the run of scheme characters before the colon (not before `floor`,
 /// at most [`MAX_RUN`]), the longest part that starts with a letter, not
-/// glued to a digit. `None`: there is no scheme. Also returns how many
-/// bytes it read (for the work count).
-#[inline]
+/// glued to a digit nor to a `_` before the run (`app_scheme://`). A
+/// leading `n`, `r` or `t` after a backslash is the string escape of C,
+/// gettext and JSON text (`"\nhttps://…"`), not part of the scheme.
+/// `None`: there is no scheme. Also returns how many bytes it read (for
+/// the work count).
+#[inline(always)]
 fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
     let lo = floor.max(c.saturating_sub(MAX_RUN + 1)).min(c);
     let run = hay[lo..c]
@@ -385,12 +394,34 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
     if run > MAX_RUN {
         return (None, MAX_RUN);
     }
-    let i = c - run;
+    let mut i = c - run;
+    // The byte before the run: a `\\` (an escape may start the run) or a
+    // `_` (the scheme is glued to an identifier) matter.
+    let before = if i > 0 { hay[i - 1] } else { 0 };
+    if before == b'\\' && i + 1 < c && matches!(hay[i], b'n' | b'r' | b't') && after_escape(hay, i)
+    {
+        i += 1;
+    }
     let start = match hay[i..c].iter().position(u8::is_ascii_alphabetic) {
+        Some(0) if before == b'_' => None,
         Some(k) if k == 0 || !hay[i + k - 1].is_ascii_digit() => Some(i + k),
         _ => None,
     };
     (start, run)
+}
+
+/// Whether `hay[i]` follows a backslash that escapes it: an odd number of
+/// backslashes before it (`\\nhttp` is a backslash and `nhttp`). Reads at
+/// most [`MAX_RUN`] bytes back.
+#[cold]
+#[inline(never)]
+pub(crate) fn after_escape(hay: &[u8], i: usize) -> bool {
+    let n = hay[i.saturating_sub(MAX_RUN)..i]
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'\\')
+        .count();
+    n % 2 == 1
 }
 
 /// The ASCII IRI and LEIRI characters (`run_end`), over all 256 byte
@@ -438,7 +469,7 @@ fn http_scheme_before(hay: &[u8], c: usize, floor: usize) -> bool {
     } else {
         return false;
     };
-    start == floor || DENSE[hay[start - 1] as usize] & DENSE_SCHEME == 0
+    start == floor || (DENSE[hay[start - 1] as usize] & DENSE_SCHEME == 0 && hay[start - 1] != b'_')
 }
 
 /// Whether a scheme is one whose host must be a plausible DNS name:
@@ -882,13 +913,14 @@ impl<'h> Scanner<'h> {
             }
             c + 3
         } else {
-            // `http:/x` is a typo, `C:\` a path: only registered schemes of
-            // two letters or more go without `//`.
+            // `http:/x` is a typo, `C:\` a path, `git:commit` a script
+            // name: only registered schemes of two letters or more that
+            // need no authority go without `//` (`file` with `/`).
             if scheme.len() == 1 || dns || !self.opaque_starts_at(c + 1) {
                 return Err(c + 1);
             }
             match std::str::from_utf8(scheme) {
-                Ok(s) if is_registered_scheme(s) => {}
+                Ok(s) if is_registered_scheme(s) && !needs_slashes(scheme, &hay[c + 1..]) => {}
                 _ => return Err(c + 1),
             }
             c + 1
@@ -1041,7 +1073,8 @@ impl<'h> Scanner<'h> {
         let mut fw = Forward {
             stack,
             quotes: 0,
-            leiri: false,
+            first_leiri: usize::MAX,
+            hash: false,
             wrapped: false,
             host_start: body,
             unclean: usize::MAX,
@@ -1082,7 +1115,11 @@ impl<'h> Scanner<'h> {
             if stop == Stop::Delimiter && !fw.wrapped {
                 if self.host_ok(spec, &fw, end, false, state) {
                     checked = Some(end);
-                } else if self.host_is_final(end, &fw, ctx, limit, state) {
+                } else if !fw.stack.iter().any(|&o| o == '[' || o == '{')
+                    && self.host_is_final(end, &fw, ctx, limit, state)
+                {
+                    // (An unclosed `[` or `{` in the authority may yet end
+                    // the IRI in front of it, host and all.)
                     return Err(Wrap::Rejected);
                 }
             }
@@ -1098,6 +1135,16 @@ impl<'h> Scanner<'h> {
         }
         let truncated = stop == Stop::Limit;
         if !truncated {
+            // An unclosed `[` or `{` ends the IRI in front of it
+            // (docs/rules.md §1.2): `http://a.example/{x` is
+            // `http://a.example/`. Only a candidate with LEIRI characters
+            // holds one (an IP-literal's brackets are closed).
+            if fw.first_leiri < end
+                && let Some(open) = first_unclosed_bracket(hay, body, end)
+            {
+                end = open;
+                fw.quotes = memchr::memchr_iter(b'\'', &hay[body..end]).count();
+            }
             end = self.trim(body, end, &mut fw, auth_end);
         }
         if end <= body {
@@ -1115,7 +1162,7 @@ impl<'h> Scanner<'h> {
             end,
             kind,
             wrapped,
-            leiri: fw.leiri,
+            leiri: fw.first_leiri < end,
             truncated,
         })
     }
@@ -1155,6 +1202,17 @@ impl<'h> Scanner<'h> {
         }
         if !spec.dns {
             return true;
+        }
+        // The forward scan noted the first byte no DNS host holds: only a
+        // host with one can hold a character that makes it implausible.
+        let suspect = base.is_none() || fw.non_dns < h1;
+        if suspect && let Some(x) = last_non_dns_char(&host[c0..c1]) {
+            // Every later `www.` whose host starts at or before `x` holds
+            // it too.
+            if base.is_some() {
+                self.www_failed(spec, fw, h1, Some(h0 + x), state);
+            }
+            return false;
         }
         let min_labels = if spec.kind == Kind::Www { 3 } else { 1 };
         match check_dns_host(host, c0, c1, min_labels) {
@@ -1282,7 +1340,8 @@ impl<'h> Scanner<'h> {
         let mut probe = Forward {
             stack: &mut stack,
             quotes: fw.quotes,
-            leiri: fw.leiri,
+            first_leiri: fw.first_leiri,
+            hash: fw.hash,
             wrapped: false,
             host_start: fw.host_start,
             unclean: fw.unclean,
@@ -1381,17 +1440,30 @@ impl<'h> Scanner<'h> {
                             }
                             fw.quotes += 1;
                         }
+                        b'#' => {
+                            // A second `#`: in the fragment, a LEIRI
+                            // character (`https://matrix.to/#/#room:…`).
+                            if fw.hash {
+                                fw.first_leiri = fw.first_leiri.min(p);
+                            }
+                            fw.hash = true;
+                        }
                         _ => {}
                     }
                     p += 1;
                 } else if f & ascii::TEXT_EXTRA != 0 {
                     fw.unclean = fw.unclean.min(p);
                     if b == b'[' && authority && p == fw.host_start {
-                        // IP-literal (RFC 3986 §3.2.2): up to its `]`.
+                        // IP-literal (RFC 3986 §3.2.2): up to its `]`. One
+                        // that no `]` closes (`ftp://[[user]…`) is a bracket
+                        // like any other, never a place to cut the
+                        // candidate (docs/rules.md §1.6).
                         let close = ip_literal_end(hay, p, limit);
-                        fw.quotes += memchr::memchr_iter(b'\'', &hay[p..close]).count();
-                        p = close;
-                        continue;
+                        if hay[close - 1] == b']' {
+                            fw.quotes += memchr::memchr_iter(b'\'', &hay[p..close]).count();
+                            p = close;
+                            continue;
+                        }
                     }
                     match b {
                         b'[' | b'{' => fw.stack.push(b as char),
@@ -1405,18 +1477,17 @@ impl<'h> Scanner<'h> {
                         }
                         _ => {}
                     }
-                    fw.leiri = true;
+                    fw.first_leiri = fw.first_leiri.min(p);
                     p += 1;
                 } else if f & ascii::SPACE != 0 && ctx == Context::Angle {
-                    // `<…>` wrapped over lines (RFC 3986 Appendix C): skip
-                    // white space holding a line break when the IRI goes on.
+                    // `<…>` wrapped over lines (RFC 3986 Appendix C), or
+                    // with a space inside: skip ASCII white space when the
+                    // IRI goes on (docs/rules.md §1.4).
                     let mut q = p;
-                    let mut newline = false;
                     while q < hay.len() && q < limit && ascii_is(hay[q], ascii::SPACE) {
-                        newline |= matches!(hay[q], b'\n' | b'\r');
                         q += 1;
                     }
-                    if newline && q < limit && self.continues_at(q) && hay[q] != b'>' {
+                    if q < limit && self.continues_at(q) && hay[q] != b'>' {
                         fw.wrapped = true;
                         p = q;
                     } else {
@@ -1647,14 +1718,16 @@ pub(crate) fn starts_scp_path(b: u8) -> bool {
 }
 
 /// Where an authority (its host starting at `host_start`, ending at `end`)
-/// ends the IRI early: prose glued to the host's last label, or, for DNS
-/// schemes, a character that cannot be in the host or port.
+/// ends the IRI early by the rules of docs/rules.md §1.1: prose glued to
+/// the host's last label, or, for DNS schemes, a `,` in the host. Nothing
+/// else cuts a candidate (§1.6): a host or port that is no DNS name's is
+/// rejected whole, by the host checks or by the validator.
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool) -> Option<usize> {
     let (h0, h1) = host_range(hay, host_start, end);
     let glued = glued_prose_at(hay, h0, h1);
     let dns_cut = if dns {
-        crate::find::host_plausibility::dns_authority_cut(hay, h0, h1, end)
+        crate::find::host_plausibility::dns_comma_cut(hay, h0, h1)
     } else {
         None
     };
@@ -1669,12 +1742,11 @@ pub(crate) fn authority_cut(hay: &[u8], host_start: usize, end: usize, dns: bool
 fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Option<usize> {
     let (h0, h1) = fw.host_range(hay, end);
     let glued = glued_prose_at(hay, h0, h1);
-    let dns_cut = if !dns {
-        None
-    } else if hay.get(h0) != Some(&b'[') && fw.non_dns < h1 {
-        Some(fw.non_dns)
+    // A `,` is no DNS host byte: none before the first such byte.
+    let dns_cut = if dns && hay.get(h0) != Some(&b'[') && fw.non_dns < h1 {
+        memchr::memchr(b',', &hay[fw.non_dns..h1]).map(|i| fw.non_dns + i)
     } else {
-        dns_port_cut(hay, h1, end)
+        None
     };
     let cut = match (glued, dns_cut) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -1698,6 +1770,23 @@ pub(crate) fn host_range(hay: &[u8], host_start: usize, end: usize) -> (usize, u
     };
     let h1 = find_byte(b':', &hay[after_literal..end]).map_or(end, |i| after_literal + i);
     (h0, h1)
+}
+
+/// The first `[` or `{` in `hay[from..to]` that no `]` or `}` closes
+/// within it (docs/rules.md §1.2). The forward scan already ended the
+/// candidate at any closer that closes nothing, so brackets nest here.
+pub(crate) fn first_unclosed_bracket(hay: &[u8], from: usize, to: usize) -> Option<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    for (i, &b) in hay[from..to].iter().enumerate() {
+        match b {
+            b'[' | b'{' => open.push(from + i),
+            b']' | b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.first().copied()
 }
 
 /// The end of an IP-literal starting at `hay[p]` = `[`: after its `]`, or
@@ -1798,6 +1887,19 @@ mod tests {
         ("é:", "é:"),
         ("x://é", "x://é"),
         ("[1]", "[1]"),
+        // Issue 18: hosts no DNS name has, templates, escapes, brackets
+        // that may end an authority.
+        ("www.a!", "www.a!"),
+        ("www.a.b;", "www.a.b;"),
+        ("http://a:x", "http://a:x"),
+        ("http://a.b,", "http://a.b,"),
+        ("\\nhttp://", "\\nhttp://"),
+        ("a_http://", "a_http://"),
+        ("http://-a[/", "http://-a[/"),
+        ("http://a{b/", "http://a{b/"),
+        ("<a b", "<a b"),
+        ("git:", "git:"),
+        ("#", "#"),
     ];
 
     #[test]

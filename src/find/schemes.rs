@@ -76,9 +76,48 @@ pub fn is_registered_scheme(scheme: &str) -> bool {
         .is_ok()
 }
 
+/// The schemes whose own syntax requires an authority (docs/rules.md
+/// §1.1): found only in the `://` form. `http:/x` is a typo, `git:commit`
+/// a script name, `irc:://host` a typo, `ssh:foo` a host name in a
+/// command. (`file` is apart: `file:/path` is RFC 8089's local form.)
+const AUTHORITY_SCHEMES: &[&str] = &[
+    "http", "https", "ftp", "ws", "wss", "git", "irc", "ircs", "ssh", "sftp", "telnet", "ldap",
+    "ldaps", "rtsp", "nfs", "smb",
+];
+
+/// Whether `scheme` (any case), without `//` after its colon, starts no
+/// IRI at a colon followed by `rest`: a scheme that requires an authority
+/// ([`AUTHORITY_SCHEMES`]), or `file` not followed by `/` (RFC 8089:
+/// `file:/etc/hosts` is a link, `file:glob` in a search syntax is not).
+pub(crate) fn needs_slashes(scheme: &[u8], rest: &[u8]) -> bool {
+    // Lower case on the stack; the longest name is 6 bytes.
+    let mut lower = [0u8; 6];
+    let Some(lower) = lower.get_mut(..scheme.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(scheme);
+    lower.make_ascii_lowercase();
+    if lower == b"file" {
+        return rest.first() != Some(&b'/');
+    }
+    AUTHORITY_SCHEMES.iter().any(|s| s.as_bytes() == &*lower)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn schemes_that_need_an_authority() {
+        for s in ["git", "IRC", "ssh", "Telnet", "smb", "http"] {
+            assert!(needs_slashes(s.as_bytes(), b"x"), "{s}");
+        }
+        assert!(needs_slashes(b"file", b"glob"));
+        assert!(!needs_slashes(b"FILE", b"/etc/hosts"));
+        for s in ["urn", "mailto", "news", "gitx", "fil"] {
+            assert!(!needs_slashes(s.as_bytes(), b"x"), "{s}");
+        }
+    }
 
     #[test]
     fn registry_is_loaded_and_case_insensitive() {

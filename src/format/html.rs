@@ -500,47 +500,47 @@ impl PageVisitor for &mut PageReader<'_, '_> {
             // Longer than any IRI the finder reports: no link.
             return;
         }
-        match name {
+        // `srcset` is `url [descriptor], url [descriptor], …`; `ping` is
+        // URLs separated by white space; the others are one URL.
+        let urls: Vec<(usize, &str)> = match name {
             "srcset" => {
-                // `url [descriptor], url [descriptor], …`
                 let mut offset = 0;
-                for candidate in value.split(',') {
-                    let lead = candidate.len() - candidate.trim_start().len();
-                    let url = candidate
-                        .trim_start()
-                        .split(|c: char| c.is_ascii_whitespace())
-                        .next()
-                        .unwrap_or("");
-                    let at = offset + lead;
-                    offset += candidate.len() + 1;
-                    if url.is_empty() {
-                        continue;
-                    }
-                    let raw = if raw.len() == value.len() {
-                        raw.start + at..raw.start + at + url.len()
-                    } else {
-                        raw.clone()
-                    };
-                    self.reference(name, url, raw);
-                }
+                value
+                    .split(',')
+                    .map(|candidate| {
+                        let lead = candidate.len() - candidate.trim_start().len();
+                        let at = offset + lead;
+                        offset += candidate.len() + 1;
+                        let url = candidate[lead..]
+                            .split(|c: char| c.is_ascii_whitespace())
+                            .next()
+                            .unwrap_or("");
+                        (at, url)
+                    })
+                    .collect()
             }
             "ping" => {
                 let mut offset = 0;
-                for url in value.split(|c: char| c.is_ascii_whitespace()) {
-                    let at = offset;
-                    offset += url.len() + 1;
-                    if url.is_empty() {
-                        continue;
-                    }
-                    let raw = if raw.len() == value.len() {
-                        raw.start + at..raw.start + at + url.len()
-                    } else {
-                        raw.clone()
-                    };
-                    self.reference(name, url, raw);
-                }
+                value
+                    .split(|c: char| c.is_ascii_whitespace())
+                    .map(|url| {
+                        let at = offset;
+                        offset += url.len() + 1;
+                        (at, url)
+                    })
+                    .collect()
             }
-            _ => self.reference(name, &value, raw),
+            _ => return self.reference(name, &value, raw),
+        };
+        for (at, url) in urls.into_iter().filter(|(_, url)| !url.is_empty()) {
+            // A URL's own bytes where the value is its raw bytes (no
+            // character reference in it), else the whole value.
+            let raw = if raw.len() == value.len() {
+                raw.start + at..raw.start + at + url.len()
+            } else {
+                raw.clone()
+            };
+            self.reference(name, url, raw);
         }
     }
 

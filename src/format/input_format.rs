@@ -77,37 +77,61 @@ impl InputFormat {
     /// docs); with `complete`, or `head` of [`SNIFF_MAX`] bytes or more,
     /// the answer is always `Some`.
     pub fn sniff(head: &[u8], complete: bool, name: Option<&[u8]>) -> Option<InputFormat> {
+        InputFormat::told(head, complete, name).map(|(format, _)| format)
+    }
+
+    /// [`sniff`](InputFormat::sniff), with what told the format: a tool
+    /// announces a format told by the content alone, which is a guess.
+    pub fn told(head: &[u8], complete: bool, name: Option<&[u8]>) -> Option<(InputFormat, ToldBy)> {
         let decided = complete || head.len() >= SNIFF_MAX;
+        let by_name = name.and_then(InputFormat::by_name);
         // 1. Magic bytes.
         match magic(head, decided) {
-            Magic::Warc => return Some(InputFormat::Warc),
+            Magic::Warc => return Some((InputFormat::Warc, ToldBy::Magic)),
             Magic::NeedMore => return None,
-            Magic::Gzip => {
-                // A gzip member that is not a WARC file: its name may
-                // still say it is one (the reader reports what it is not).
-                return Some(match name.and_then(InputFormat::by_name) {
-                    Some(InputFormat::Warc) => InputFormat::Warc,
-                    _ => InputFormat::Text,
+            // A gzip member that holds no WARC file: text (binary,
+            // without `-z`).
+            Magic::Gzip => return Some((InputFormat::Text, ToldBy::Magic)),
+            Magic::GzipUnreadable => {
+                // Its first bytes do not decode: its name may still say
+                // it is an archive (the reader reports what is wrong).
+                return Some(match by_name {
+                    Some(InputFormat::Warc) => (InputFormat::Warc, ToldBy::Name),
+                    _ => (InputFormat::Text, ToldBy::Default),
                 });
             }
             Magic::None => {}
         }
-        // 2. The name.
-        if let Some(format) = name.and_then(InputFormat::by_name) {
-            return Some(format);
+        // 2. The name (but a web archive always starts with its magic
+        // bytes: a `.warc` that does not is no archive).
+        if let Some(format) = by_name.filter(|&f| f != InputFormat::Warc) {
+            return Some((format, ToldBy::Name));
         }
         // 3. The content.
         match html_start(head) {
-            Looks::Yes => return Some(InputFormat::Html),
+            Looks::Yes => return Some((InputFormat::Html, ToldBy::Content)),
             Looks::Maybe if !decided => return None,
             _ => {}
         }
         match mail_start(head, decided) {
-            Looks::Yes => Some(InputFormat::Mail),
+            Looks::Yes => Some((InputFormat::Mail, ToldBy::Content)),
             Looks::Maybe if !decided => None,
-            _ => Some(InputFormat::Text),
+            _ => Some((InputFormat::Text, ToldBy::Default)),
         }
     }
+}
+
+/// What told an input's format ([`InputFormat::told`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToldBy {
+    /// Magic bytes: `WARC/`, a gzip member.
+    Magic,
+    /// The name's extension.
+    Name,
+    /// The first lines: a header block, an HTML start tag (a guess).
+    Content,
+    /// Nothing: text.
+    Default,
 }
 
 impl fmt::Display for InputFormat {
@@ -149,6 +173,7 @@ impl FromStr for InputFormat {
 enum Magic {
     Warc,
     Gzip,
+    GzipUnreadable,
     None,
     NeedMore,
 }
@@ -164,7 +189,7 @@ fn magic(head: &[u8], decided: bool) -> Magic {
         return match gzip_holds_warc(head) {
             Some(true) => Magic::Warc,
             Some(false) => Magic::Gzip,
-            None if decided => Magic::Gzip,
+            None if decided => Magic::GzipUnreadable,
             None => Magic::NeedMore,
         };
     }
@@ -389,8 +414,15 @@ mod tests {
         assert_eq!(sniffed(&text), Some(Text));
         assert_eq!(
             InputFormat::sniff(&text, true, Some(b"x.warc.gz")),
+            Some(Text)
+        );
+        // A gzip member whose start does not decode: the name decides.
+        let broken = [&warc[..10], &[0xff; 32][..]].concat();
+        assert_eq!(
+            InputFormat::sniff(&broken, true, Some(b"x.warc.gz")),
             Some(Warc)
         );
+        assert_eq!(InputFormat::sniff(&broken, true, Some(b"x.gz")), Some(Text));
     }
 
     #[test]
@@ -406,6 +438,11 @@ mod tests {
         assert_eq!(
             InputFormat::sniff(b"just a fragment <b>x</b>", true, Some(b"f.htm")),
             Some(Html)
+        );
+        // A web archive starts with its magic bytes, whatever its name.
+        assert_eq!(
+            InputFormat::sniff(b"see http://ex.org/\n", true, Some(b"crawl.warc")),
+            Some(Text)
         );
     }
 
@@ -484,6 +521,19 @@ mod tests {
             head.extend_from_slice(b"X-Long: header\n");
         }
         assert_eq!(InputFormat::sniff(&head, false, None), Some(Mail));
+    }
+
+    #[test]
+    fn what_told_the_format_is_said() {
+        let told = |head: &[u8], name: Option<&[u8]>| InputFormat::told(head, true, name);
+        assert_eq!(told(b"WARC/1.0\r\n", None), Some((Warc, ToldBy::Magic)));
+        assert_eq!(told(b"x", Some(b"a.eml")), Some((Mail, ToldBy::Name)));
+        assert_eq!(told(b"<html>", None), Some((Html, ToldBy::Content)));
+        assert_eq!(
+            told(b"From: a\nTo: b\n\n", None),
+            Some((Mail, ToldBy::Content))
+        );
+        assert_eq!(told(b"plain", None), Some((Text, ToldBy::Default)));
     }
 
     #[test]

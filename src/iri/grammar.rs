@@ -33,7 +33,7 @@
 //! |---|---|---|---|
 //! | `Uri` | none | none | none |
 //! | `Iri` | 3987bis `ucschar` without the bidi formatting characters | 3987bis `iprivate` | none |
-//! | `Text` | as `Iri` | as `Iri` | `{` `}` `^` `[` `]` (docs/rules.md §1.2) |
+//! | `Text` | as `Iri` | as `Iri` | `{` `}` `^` `[` `]`, and `#` in the fragment (docs/rules.md §1.2) |
 //! | `Leiri` | §6.1's: space, `<>"{}\|\^` and backquote, C0 controls, U+007F and up except surrogates and U+FFFE/U+FFFF | the same | none |
 //!
 //! ```
@@ -84,6 +84,9 @@ struct Repertoire {
     ucschar: String,
     iprivate: String,
     extra: &'static str,
+    /// More in the fragment: `#` for `Text` (a second `#`, docs/rules.md
+    /// §1.2).
+    fragment_extra: &'static str,
 }
 
 impl Repertoire {
@@ -94,21 +97,25 @@ impl Repertoire {
                 ucschar: String::new(),
                 iprivate: String::new(),
                 extra: "",
+                fragment_extra: "",
             },
             Syntax::Iri => Repertoire {
                 ucschar: iri(),
                 iprivate: format!("[{IPRIVATE}]"),
                 extra: "",
+                fragment_extra: "",
             },
             Syntax::Text => Repertoire {
                 ucschar: iri(),
                 iprivate: format!("[{IPRIVATE}]"),
                 extra: TEXT_EXTRA,
+                fragment_extra: "#",
             },
             Syntax::Leiri => Repertoire {
                 ucschar: format!("[{LEIRI_UCSCHAR}]"),
                 iprivate: format!("[{LEIRI_UCSCHAR}]"),
                 extra: "",
+                fragment_extra: "",
             },
         }
     }
@@ -133,9 +140,9 @@ impl Repertoire {
         format!("(?:{}|[{}/?])*", self.ipchar(), self.iprivate)
     }
 
-    /// `ifragment = *( ipchar / "/" / "?" )`.
+    /// `ifragment = *( ipchar / "/" / "?" )`, and `#` for `Text`.
     fn ifragment(&self) -> String {
-        format!("(?:{}|[/?])*", self.ipchar())
+        format!("(?:{}|[/?{}])*", self.ipchar(), self.fragment_extra)
     }
 
     /// `isegment = *ipchar`.

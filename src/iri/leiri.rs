@@ -74,13 +74,18 @@ pub fn leiri_to_iri(leiri: &str) -> Cow<'_, str> {
         (None, None)
     };
     let query = c.query.clone().unwrap_or(0..0);
+    // A `#` inside the fragment (after the one that starts it) is encoded
+    // too: `%23` (docs/rules.md §1.2, §2).
+    let fragment = c.fragment.clone().unwrap_or(0..0);
     let b = leiri.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0; // everything before this is in `out` (when Some)
     for (i, ch) in leiri.char_indices() {
         let keep = if ch.is_ascii() {
             let x = ch as u8;
-            ascii_is(x, URI) && (!matches!(x, b'[' | b']') || Some(i) == open || Some(i) == close)
+            ascii_is(x, URI)
+                && (!matches!(x, b'[' | b']') || Some(i) == open || Some(i) == close)
+                && !(x == b'#' && fragment.contains(&i))
         } else {
             is_iri_char(ch, query.contains(&i))
         };
@@ -108,6 +113,15 @@ pub fn leiri_to_iri(leiri: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_hash_in_the_fragment_is_encoded() {
+        assert_eq!(
+            leiri_to_iri("https://matrix.to/#/#room:example.org"),
+            "https://matrix.to/#/%23room:example.org"
+        );
+        assert_eq!(leiri_to_iri("s:a#b"), "s:a#b");
+    }
 
     #[test]
     fn section_6_3_groups_are_encoded() {

@@ -111,7 +111,8 @@ pub enum Syntax {
     Leiri,
     /// What iriscan accepts in running text (docs/rules.md §1.2, last
     /// paragraph): [`Syntax::Iri`] plus `{` `}` `^` `[` `]` in the userinfo,
-    /// path, query and fragment — never in the host or the port — because
+    /// path, query and fragment — never in the host or the port — and `#`
+    /// inside the fragment, because
     /// real links carry them (`?sourcedoc={guid}`, `q=repo:^src`,
     /// `?a[]=1`). Nothing else of LEIRI: no space, no controls, no private
     /// use outside the query.
@@ -484,8 +485,10 @@ struct Validator<'a> {
     segment_nc: u32,
     /// The rest of any path.
     path: u32,
-    /// `iquery` and `ifragment`.
+    /// `iquery`.
     query: u32,
+    /// `ifragment`: `iquery`'s, and `#` under [`Syntax::Text`].
+    fragment: u32,
     /// Non-ASCII in `iunreserved`.
     ucs: NonAscii,
     /// Non-ASCII in `iquery`.
@@ -510,6 +513,14 @@ impl<'a> Validator<'a> {
             segment_nc: SEGMENT_NC | extra,
             path: PATH | extra,
             query: PATH | QMARK | extra,
+            fragment: PATH
+                | QMARK
+                | extra
+                | if syntax == Syntax::Text {
+                    crate::chars::ascii::HASH
+                } else {
+                    0
+                },
             ucs,
             ucs_query,
         }
@@ -583,7 +594,7 @@ impl<'a> Validator<'a> {
                     ParseErrorKind::InvalidChar('#'),
                 ));
             }
-            v.scan(f.clone(), v.query, GrammarRule::IFragment)?;
+            v.scan(f.clone(), v.fragment, GrammarRule::IFragment)?;
         }
         Ok(c)
     }

@@ -341,6 +341,21 @@ pub fn to_uri_into(iri: &str, opts: &UriOptions, out: &mut String) -> Vec<MapWar
         push_query_legacy(&iri[q.clone()], q.start, enc, out, &mut warnings);
         pos = q.end;
     }
+    // A `#` inside the fragment (a Legacy Extended IRI's, docs/rules.md
+    // §1.2) is `%23` in the URI: the fragment is what follows the first.
+    if let Some(f) = &c.fragment
+        && f.start >= pos
+        && memchr::memchr(b'#', iri[f.clone()].as_bytes()).is_some()
+    {
+        push_general(&iri[pos..f.start], out);
+        for (k, piece) in iri[f.clone()].split('#').enumerate() {
+            if k > 0 {
+                out.push_str("%23");
+            }
+            push_general(piece, out);
+        }
+        pos = f.end;
+    }
     push_general(&iri[pos..], out);
     warnings
 }
@@ -353,7 +368,7 @@ pub fn to_uri_into(iri: &str, opts: &UriOptions, out: &mut String) -> Vec<MapWar
 /// takes the full path, which may still find nothing to change.
 fn is_unchanged_fast(iri: &str, opts: &UriOptions) -> bool {
     let b = iri.as_bytes();
-    let (mut brackets, mut high_triplets) = (false, false);
+    let (mut brackets, mut high_triplets, mut hashes) = (false, false, 0);
     let mut i = 0;
     while i < b.len() {
         let x = b[i];
@@ -370,7 +385,12 @@ fn is_unchanged_fast(iri: &str, opts: &UriOptions) -> bool {
             return false;
         }
         brackets |= x == b'[' || x == b']';
+        hashes += usize::from(x == b'#');
         i += 1;
+    }
+    // A second `#` is encoded (in the fragment).
+    if hashes > 1 {
+        return false;
     }
     let idna_matters = high_triplets && opts.host == HostMapping::Idna;
     if !brackets && !idna_matters {

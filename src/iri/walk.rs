@@ -131,9 +131,18 @@ pub(super) struct Classes {
     pub(super) ucs: NonAscii,
     /// Non-ASCII in `iquery` (`iprivate` too).
     pub(super) ucs_query: NonAscii,
+    /// A `#` inside the fragment is allowed ([`Syntax::Text`]: a second
+    /// `#`, as Matrix and single-page applications write, docs/rules.md
+    /// §1.2).
+    pub(super) fragment_hash: bool,
 }
 
-const fn classes_of(extra: usize, ucs: NonAscii, ucs_query: NonAscii) -> Classes {
+const fn classes_of(
+    extra: usize,
+    ucs: NonAscii,
+    ucs_query: NonAscii,
+    fragment_hash: bool,
+) -> Classes {
     Classes {
         reg_name: bit(extra, 0),
         userinfo: bit(extra, 1),
@@ -142,13 +151,14 @@ const fn classes_of(extra: usize, ucs: NonAscii, ucs_query: NonAscii) -> Classes
         query: bit(extra, 4),
         ucs,
         ucs_query,
+        fragment_hash,
     }
 }
 
-static URI: Classes = classes_of(0, NonAscii::No, NonAscii::No);
-static IRI: Classes = classes_of(0, NonAscii::Ucs, NonAscii::UcsPrivate);
-static TEXT: Classes = classes_of(1, NonAscii::Ucs, NonAscii::UcsPrivate);
-static LEIRI: Classes = classes_of(2, NonAscii::Leiri, NonAscii::Leiri);
+static URI: Classes = classes_of(0, NonAscii::No, NonAscii::No, false);
+static IRI: Classes = classes_of(0, NonAscii::Ucs, NonAscii::UcsPrivate, false);
+static TEXT: Classes = classes_of(1, NonAscii::Ucs, NonAscii::UcsPrivate, true);
+static LEIRI: Classes = classes_of(2, NonAscii::Leiri, NonAscii::Leiri, false);
 
 /// The classes of `syntax`.
 pub(super) fn classes(syntax: Syntax) -> &'static Classes {
@@ -236,7 +246,10 @@ impl Walk<'_> {
             if rule == Rule::AbsoluteIri {
                 return None;
             }
-            let end = self.run(j + 1, k.query, k.ucs);
+            let mut end = self.run(j + 1, k.query, k.ucs);
+            while k.fragment_hash && b.get(end) == Some(&b'#') {
+                end = self.run(end + 1, k.query, k.ucs);
+            }
             c.fragment = Some(j + 1..end);
             j = end;
         }

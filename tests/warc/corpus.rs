@@ -160,29 +160,12 @@ fn hand_checked(name: &str) -> BTreeSet<(u64, String)> {
 fn links_found_match_a_careful_reader() {
     // Links are compared as a set per record: a link twice on a page
     // counts once.
-    let (mut found_all, mut right_all, mut listed_all) = (0, 0, 0);
-    let mut report = String::new();
+    let mut score = crate::support::LinkScore::default();
     for name in documents() {
         let bytes = std::fs::read(dir().join(&name)).unwrap();
         let found = links(&scan(&bytes));
         let listed = hand_checked(&name);
-        let right = found.intersection(&listed).count();
-        for extra in found.difference(&listed) {
-            report.push_str(&format!("{name}: found, not listed: {extra:?}\n"));
-        }
-        for missed in listed.difference(&found) {
-            report.push_str(&format!("{name}: listed, not found: {missed:?}\n"));
-        }
-        found_all += found.len();
-        right_all += right;
-        listed_all += listed.len();
+        score.add(&name, &found, &listed);
     }
-    let precision = right_all as f64 / found_all as f64;
-    let recall = right_all as f64 / listed_all as f64;
-    let f1 = 2.0 * precision * recall / (precision + recall);
-    eprintln!(
-        "warc corpus: {listed_all} links listed, {found_all} found, {right_all} right: \
-         precision {precision:.3}, recall {recall:.3}, F1 {f1:.3}\n{report}"
-    );
-    assert!(f1 >= 0.97, "F1 {f1:.3} < 0.97:\n{report}");
+    score.check("warc", 0.97);
 }
