@@ -173,3 +173,21 @@ def test_host_names():
     assert links_job.reverse_host("www.example.org") == "org.example.www"
     assert links_job.reverse_host("192.0.2.1") == "192.0.2.1"
     assert links_job.reverse_host(None) is None
+
+
+def test_a_list_of_paths_gives_the_same_rows(spark, inputs, tmp_path):
+    # --input-list: one path a line, each with --prefix before it, taken
+    # as it is (Common Crawl's warc.paths with s3a://commoncrawl/).
+    listing = tmp_path / "warc.paths"
+    listing.write_text("cc-main-2014-35-sample.wet\ncc-main-2014-35-sample.warc.gz\n")
+    args = links_job.parse_args(
+        ["--input-list", str(listing), "--prefix", f"file://{inputs}/",
+         "--output", str(tmp_path / "out")]
+    )
+    links_job.run(spark, args)
+    got = written_rows(spark, tmp_path / "out")
+    assert {Path(local(r[0])).name for r in got} == {
+        "cc-main-2014-35-sample.wet",
+        "cc-main-2014-35-sample.warc.gz",
+    }
+    assert got == expected_rows(sorted({r[0] for r in got}))
