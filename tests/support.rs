@@ -103,6 +103,7 @@ pub fn hand_checked_links(path: &std::path::Path) -> std::collections::BTreeSet<
 /// documents of a corpus: precision, recall and F1, with every difference
 /// named.
 #[derive(Default)]
+#[allow(dead_code)]
 pub struct LinkScore {
     found: usize,
     right: usize,
@@ -110,6 +111,7 @@ pub struct LinkScore {
     report: String,
 }
 
+#[allow(dead_code)]
 impl LinkScore {
     /// Counts document `name`: the links found and those listed.
     pub fn add<T: Ord + std::fmt::Debug>(
