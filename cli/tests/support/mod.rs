@@ -59,6 +59,14 @@ impl Run {
         self.stdout.lines().collect()
     }
 
+    /// The JSON records, one a line.
+    pub fn json(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    }
+
     /// The JSON hits, each without its `path`.
     pub fn hits(&self) -> Vec<Value> {
         self.stdout
@@ -72,7 +80,9 @@ impl Run {
     }
 }
 
-/// Runs the program in `dir` with `args`, feeding it `stdin`.
+/// Runs the program in `dir` (so that relative paths are printed as
+/// given) with `args`, feeding it `stdin` (from a thread of its own, so
+/// that a large standard input cannot deadlock with standard output).
 pub fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     let mut child = Command::new(BIN)
         .args(args)
