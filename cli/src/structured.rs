@@ -22,7 +22,7 @@ use iriscan::{
 
 use crate::decompress::{Decompressing, Failure};
 use crate::interrupt;
-use crate::output::{HitPrinter, Renderer};
+use crate::output::{HitPrinter, Rendered, Renderer};
 use crate::progress::{self, Progress};
 use crate::scan::InputError;
 use crate::scan::{self, read_head};
@@ -183,8 +183,6 @@ pub fn scan_structured<W: Write>(
         read: 0,
     };
     let mut hits = Hits {
-        format,
-        renderer,
         printer,
         path,
         stop: &stop,
@@ -199,23 +197,51 @@ pub fn scan_structured<W: Write>(
         failed = true;
         let _ = writeln!(progress::message(), "iriscan: {name}: {e}");
     };
+    // Each message's or record's hits are rendered on the pool, beside
+    // the scans; here they are printed in order, with the problems.
+    let render = |hits: &[StructuredHit<'_>], errors: Vec<String>| Made {
+        rendered: if stop.load(Ordering::Relaxed) {
+            Vec::new()
+        } else {
+            hits.iter()
+                .map(|h| renderer.render_structured(path, h, format))
+                .collect()
+        },
+        errors,
+    };
+    let mut print = |made: Made| {
+        made.rendered.into_iter().for_each(|r| hits.emit(r));
+        made.errors.iter().for_each(|e| report(e));
+    };
     match format {
         InputFormat::Mail => {
-            let ended = MailScanner::new(opts.finder).scan_mbox(&mut counting, |scan| {
-                hits.all(scan.hits());
-                scan.errors().iter().for_each(|e| report(e));
-            });
+            let ended = MailScanner::new(opts.finder).scan_mbox_map(
+                &mut counting,
+                |scan| {
+                    render(
+                        scan.hits(),
+                        scan.errors().iter().map(|e| e.to_string()).collect(),
+                    )
+                },
+                &mut print,
+            );
             if let Err(e) = ended {
-                report(&e);
+                print(render(&[], vec![e.to_string()]));
             }
         }
         InputFormat::Warc => {
-            let ended = WarcScanner::new(opts.finder).scan_warc(&mut counting, |scan| {
-                hits.all(scan.hits());
-                scan.errors().iter().for_each(|e| report(e));
-            });
+            let ended = WarcScanner::new(opts.finder).scan_warc_map(
+                &mut counting,
+                |scan| {
+                    render(
+                        scan.hits(),
+                        scan.errors().iter().map(|e| e.to_string()).collect(),
+                    )
+                },
+                &mut print,
+            );
             if let Err(e) = ended {
-                report(&e);
+                print(render(&[], vec![e.to_string()]));
             }
         }
         InputFormat::Html => {
@@ -225,18 +251,26 @@ pub fn scan_structured<W: Write>(
                 .read_to_end(&mut page)
             {
                 Ok(_) => {}
-                Err(e) => report(&format_args!("read error after byte {}: {e}", page.len())),
+                Err(e) => print(render(
+                    &[],
+                    vec![format!("read error after byte {}: {e}", page.len())],
+                )),
             }
             if page.len() > MAX_HTML_PAGE {
                 page.truncate(MAX_HTML_PAGE);
-                report(&format_args!(
-                    "HTML page larger than {} MiB: scanned up to byte {MAX_HTML_PAGE}",
-                    MAX_HTML_PAGE >> 20
+                print(render(
+                    &[],
+                    vec![format!(
+                        "HTML page larger than {} MiB: scanned up to byte {MAX_HTML_PAGE}",
+                        MAX_HTML_PAGE >> 20
+                    )],
                 ));
             }
             let summary = HtmlScanner::new(opts.finder)
                 .base(opts.base.as_deref())
-                .scan_with(&page, opts.encoding, |hit| hits.one(&hit));
+                .scan_with(&page, opts.encoding, |hit| {
+                    print(render(std::slice::from_ref(&hit), Vec::new()))
+                });
             // A guessed charset is announced, as for text.
             if crate::messages() {
                 crate::warn_charset(name, summary.charset());
@@ -264,8 +298,6 @@ pub fn scan_structured<W: Write>(
 
 /// Hands hits to the printer until it says stop (`-m`, `-l`, `-q`).
 struct Hits<'a, W: Write> {
-    format: InputFormat,
-    renderer: &'a Renderer,
     printer: &'a mut HitPrinter<W>,
     path: &'a [u8],
     /// Set once the printer wants no more hits.
@@ -274,17 +306,10 @@ struct Hits<'a, W: Write> {
 }
 
 impl<W: Write> Hits<'_, W> {
-    fn all(&mut self, hits: &[StructuredHit<'_>]) {
-        for hit in hits {
-            self.one(hit);
-        }
-    }
-
-    fn one(&mut self, hit: &StructuredHit<'_>) {
+    fn emit(&mut self, rendered: Rendered) {
         if self.stop.load(Ordering::Relaxed) {
             return;
         }
-        let rendered = self.renderer.render_structured(self.path, hit, self.format);
         match self.printer.emit(self.path, rendered) {
             Ok(true) => {}
             Ok(false) => self.stop.store(true, Ordering::Relaxed),
@@ -294,6 +319,12 @@ impl<W: Write> Hits<'_, W> {
             }
         }
     }
+}
+
+/// A message's or record's hits rendered, and the problems met in it.
+struct Made {
+    rendered: Vec<Rendered>,
+    errors: Vec<String>,
 }
 
 /// Counts the bytes read (for `--stats`).

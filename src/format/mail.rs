@@ -176,7 +176,19 @@ impl MailScanner {
     pub fn scan_mbox<R: std::io::Read + Send>(
         &self,
         input: R,
-        mut each: impl FnMut(MessageScan),
+        each: impl FnMut(MessageScan),
+    ) -> Result<u64, MailError> {
+        self.scan_mbox_map(input, |scan| scan, each)
+    }
+
+    /// [`scan_mbox`](MailScanner::scan_mbox), with `map` applied to each
+    /// message's scan on the pool, beside the scan (a caller's rendering of
+    /// the hits, say), and what it makes handed to `each` in input order.
+    pub fn scan_mbox_map<R: std::io::Read + Send, T: Send>(
+        &self,
+        input: R,
+        map: impl Fn(MessageScan) -> T + Sync,
+        each: impl FnMut(T),
     ) -> Result<u64, MailError> {
         let mut reader =
             crate::format::mbox::MboxReader::new(input).max_message_size(self.max_message_size);
@@ -184,13 +196,15 @@ impl MailScanner {
             &mut reader,
             |item| item.as_ref().map_or(0, |m| m.bytes().len()),
             |item| matches!(item, Err(e) if matches!(e.kind(), MailErrorKind::Read(_))),
-            |item| match item {
-                Ok(message) => self.scan_placed(message.bytes(), message.index(), &|offset| {
-                    message.input_offset(offset)
-                }),
-                Err(e) => MessageScan::failed(e.clone()),
+            |item| {
+                map(match item {
+                    Ok(message) => self.scan_placed(message.bytes(), message.index(), &|offset| {
+                        message.input_offset(offset)
+                    }),
+                    Err(e) => MessageScan::failed(e.clone()),
+                })
             },
-            &mut each,
+            each,
         );
         match ended {
             Ok(count) => Ok(count),

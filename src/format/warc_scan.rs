@@ -261,7 +261,19 @@ impl WarcScanner {
     pub fn scan_warc<R: Read + Send>(
         &self,
         input: R,
-        mut each: impl FnMut(RecordScan),
+        each: impl FnMut(RecordScan),
+    ) -> Result<u64, WarcError> {
+        self.scan_warc_map(input, |scan| scan, each)
+    }
+
+    /// [`scan_warc`](WarcScanner::scan_warc), with `map` applied to each
+    /// record's scan on the pool, beside the scan (a caller's rendering of
+    /// the hits, say), and what it makes handed to `each` in input order.
+    pub fn scan_warc_map<R: Read + Send, T: Send>(
+        &self,
+        input: R,
+        map: impl Fn(RecordScan) -> T + Sync,
+        mut each: impl FnMut(T),
     ) -> Result<u64, WarcError> {
         let mut reader = WarcReader::new(input).max_record_size(self.max_record_size);
         let mut records = 0;
@@ -270,12 +282,12 @@ impl WarcScanner {
             |item| item.as_ref().map_or(0, |r| r.block().len()),
             |item| matches!(item, Err(e) if matches!(e.kind(), WarcErrorKind::Read(_))),
             |item| match item {
-                Ok(record) => (true, self.scan_record(record)),
-                Err(e) => (false, RecordScan::failed(e.clone())),
+                Ok(record) => (true, map(self.scan_record(record))),
+                Err(e) => (false, map(RecordScan::failed(e.clone()))),
             },
-            |(record, scan)| {
+            |(record, made)| {
                 records += u64::from(record);
-                each(scan);
+                each(made);
             },
         );
         match ended {
