@@ -808,6 +808,16 @@ mod tests {
         "<",
         ">",
         "<http://-a",
+        // Runs of unclosed brackets (the scanner's `BracketRun`).
+        "{",
+        "}",
+        "]",
+        "http://a/{",
+        "http://a/[",
+        "x://a{",
+        "www.a/[",
+        "'http://a/{",
+        "http://a/(",
     ];
 
     /// A unit of one to three pieces repeated up to a few kilobytes, with
@@ -938,6 +948,34 @@ mod tests {
             naive_scan(t, www, email, max_len),
             "{t:?}"
         );
+    }
+
+    /// Candidates inside a run of candidate characters whose unclosed
+    /// brackets an earlier candidate of the run found (the scanner's
+    /// `BracketRun`): closers of brackets opened before the candidate,
+    /// quotes, `<…>`, IP-literals, `@` and `www.` after the cut.
+    #[test]
+    fn agree_inside_runs_of_unclosed_brackets() {
+        for t in [
+            "http://a/{http://b/{http://c/{ x",
+            "http://a/[x]{http://b/}{http://c/{ x",
+            "http://a/{http://b/(x}http://c/{ x",
+            "http://a/{'http://b/{'x http://c/{ x",
+            "http://a/{<http://b/{ x> http://c/{ x",
+            "<http://a/{ http://b/{ x> http://c/{",
+            "http://a/{x://[::1]/{)}http://c/[ x",
+            "http://a/{x://b@[(]/{ x}",
+            "http://a/{www.b.example/{@x}{ x",
+            "foo://a{foo://b{foo://c{ x",
+            "http://a/{‘http://b/{’x}]{ x",
+            "http://a/{{http://b/}[http://c/]}{ x",
+        ] {
+            for max_len in [512, 8192] {
+                assert_agree(t, true, true, max_len);
+                let run = t.repeat(40);
+                assert_agree(&run, true, true, max_len);
+            }
+        }
     }
 
     /// A bracket in an authority whose host fails: the host check is not
