@@ -371,7 +371,28 @@ impl Naive<'_> {
                         }
                         m += 1;
                     }
-                    if self.pos(m) < limit && self.continues(m) && self.ch(m) != Some('>') {
+                    // White space with a line break, or one space when a
+                    // `>` comes before any other white space (or any ASCII
+                    // character an IRI cannot hold).
+                    let line_break = (k..m).any(|i| matches!(self.ch(i), Some('\n' | '\r')));
+                    let closes_first = || {
+                        let mut i = m;
+                        while let Some(d) = self.ch(i) {
+                            if self.pos(i) >= limit {
+                                break;
+                            }
+                            if d == '>' {
+                                return true;
+                            }
+                            if d.is_ascii() && !is_iri_ascii(d) && !is_leiri_ascii(d) {
+                                return false;
+                            }
+                            i += 1;
+                        }
+                        false
+                    };
+                    let glue = line_break || (m == k + 1 && c == ' ' && closes_first());
+                    if glue && self.pos(m) < limit && self.continues(m) && self.ch(m) != Some('>') {
                         wrapped = true;
                         k = m;
                     } else {

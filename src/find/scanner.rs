@@ -1525,13 +1525,22 @@ impl<'h> Scanner<'h> {
                     p += 1;
                 } else if f & ascii::SPACE != 0 && ctx == Context::Angle {
                     // `<…>` wrapped over lines (RFC 3986 Appendix C), or
-                    // with a space inside: skip ASCII white space when the
-                    // IRI goes on (docs/rules.md §1.4).
+                    // with one space inside: skip ASCII white space that
+                    // holds a line break, or a single space when no other
+                    // white space comes before the `>`, if the IRI goes on
+                    // (docs/rules.md §1.4). Other white space is prose:
+                    // `<https://a.example/help or write to us>`.
                     let mut q = p;
                     while q < hay.len() && q < limit && ascii_is(hay[q], ascii::SPACE) {
                         q += 1;
                     }
-                    if q < limit && self.continues_at(q) && hay[q] != b'>' {
+                    let glue = hay[p..q].iter().any(|&b| matches!(b, b'\n' | b'\r'))
+                        || (q == p + 1 && b == b' ' && {
+                            let (closes, read) = angle_closes_first(hay, q, limit);
+                            state.work += read as u64;
+                            closes
+                        });
+                    if glue && q < limit && self.continues_at(q) && hay[q] != b'>' {
                         fw.wrapped = true;
                         p = q;
                     } else {
@@ -1905,6 +1914,23 @@ pub(crate) fn first_unclosed_bracket(hay: &[u8], from: usize, to: usize) -> Opti
         }
     }
     open.first().copied()
+}
+
+/// Whether, from `q` on (before `limit`), a `>` comes before any ASCII
+/// white space or other ASCII character that no IRI or Legacy Extended IRI
+/// holds: a single space inside `<…>` is then glue (docs/rules.md §1.4).
+/// Also returns how many bytes it read.
+fn angle_closes_first(hay: &[u8], q: usize, limit: usize) -> (bool, usize) {
+    let stop = hay.len().min(limit).max(q);
+    for (i, &b) in hay[q..stop].iter().enumerate() {
+        if b == b'>' {
+            return (true, i + 1);
+        }
+        if b < 0x80 && !ascii_is(b, ascii::IRI | ascii::TEXT_EXTRA) {
+            return (false, i + 1);
+        }
+    }
+    (false, stop - q)
 }
 
 /// The end of an IP-literal starting at `hay[p]` = `[`: after its `]`, or
