@@ -78,6 +78,18 @@ fn scheme_glued_to_letter_or_digit_is_not_a_link() {
     none("/path/to/22file://foo");
 }
 
+/// §1.1: a `_` glues the scheme to an identifier only after a letter or
+/// digit; a word-initial `_` is Markdown or Slack emphasis.
+#[test]
+fn underscore_before_a_scheme() {
+    none("app_scheme://x.example");
+    none("x_1_https://x.example/a");
+    none("9_http://x.example/");
+    check("see _|https://example.org/docs_| for more");
+    check("_|http://example.org/|");
+    check("(_|https://example.org/a|)");
+}
+
 #[test]
 fn scheme_after_non_ascii_starts_at_the_letter() {
     check("詳細は|http://example.com/|");

@@ -197,8 +197,12 @@ impl Naive<'_> {
         if f > j && self.chars[f - 1].1.is_ascii_digit() {
             return None;
         }
-        // `app_scheme://` in a template.
-        if f == j && j > 0 && self.chars[j - 1].1 == '_' {
+        // `app_scheme://` in a template (a word-initial `_` is emphasis).
+        if f == j
+            && j > 1
+            && self.chars[j - 1].1 == '_'
+            && self.chars[j - 2].1.is_ascii_alphanumeric()
+        {
             return None;
         }
         let scheme = &self.text[self.pos(f)..self.pos(k)];

@@ -382,7 +382,8 @@ pub(crate) static DENSE: [u8; 256] = {
 /// Where the scheme ending at the colon `hay[c]` starts (docs/rules.md §1.1):
 /// in the run of scheme characters before the colon (not before `floor`,
 /// at most [`MAX_RUN`]), the longest part that starts with a letter, not
-/// glued to a digit nor to a `_` before the run (`app_scheme://`). A
+/// glued to a digit nor to a `_` after a letter or digit before the run
+/// (`app_scheme://`, not `_https://…_`). A
 /// leading `n`, `r` or `t` after a backslash is the string escape of C,
 /// gettext and JSON text (`"\nhttps://…"`), not part of the scheme.
 /// `None`: there is no scheme. Also returns how many bytes it read (for
@@ -407,7 +408,10 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
         i += 1;
     }
     let start = match hay[i..c].iter().position(u8::is_ascii_alphabetic) {
-        Some(0) if before == b'_' => None,
+        // `app_scheme://`: a `_` after a letter or digit glues the scheme
+        // to an identifier; a word-initial `_` is emphasis
+        // (`_https://example.org_`).
+        Some(0) if before == b'_' && i >= 2 && hay[i - 2].is_ascii_alphanumeric() => None,
         Some(k) if k == 0 || !hay[i + k - 1].is_ascii_digit() => Some(i + k),
         _ => None,
     };
