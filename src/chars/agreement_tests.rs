@@ -17,7 +17,6 @@ use crate::chars::ascii::{
 };
 use crate::chars::end_of_iri::{EndReason, end_row, ends_iri, is_bidi_format, is_white_space};
 use crate::chars::ucschar::{is_iprivate, is_ucschar};
-use crate::find::host_plausibility::HOST_BYTE;
 use crate::find::prose_chars::{Class, classify};
 use crate::find::reference_scanner as oracle;
 use crate::find::scanner::{
@@ -88,12 +87,6 @@ fn the_scanners_byte_tables_agree_with_the_table() {
         );
         assert_eq!(has(DENSE_HOST), ascii_is(b, DNS_HOST), "{c:?}");
         assert_eq!(RUN_BYTE[usize::from(b)], iri || leiri, "{c:?}");
-        // The host check's table: the DNS host class and all non-ASCII.
-        assert_eq!(
-            HOST_BYTE[usize::from(b)],
-            has(DENSE_HOST) || b >= 0x80,
-            "{c:?}"
-        );
     }
 }
 

@@ -85,21 +85,6 @@ pub(crate) fn last_non_dns_char(host: &[u8]) -> Option<usize> {
         .rposition(|&b| b < 0x80 && ASCII[b as usize] & (DNS_HOST | TEXT_EXTRA) == 0)
 }
 
-/// The bytes of a DNS host: the ASCII
-/// `DNS_HOST` class (letters, digits, `-`, `.`, `_`, `%`) and every
-/// non-ASCII byte, as a table over all byte values (hosts may be kilobytes
-/// long: `www.ąwww.ąwww.…`), computed from the ASCII table.
-#[cfg(any(test, feature = "fuzzing"))]
-pub(crate) static HOST_BYTE: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = i >= 0x80 || ASCII[i] & DNS_HOST != 0;
-        i += 1;
-    }
-    t
-};
-
 /// The length of a label in its ASCII form: itself if ASCII, else
 /// `xn--` + its Punycode (RFC 3492), as DNS will see it.
 fn ascii_len(label: &[u8]) -> usize {

@@ -197,8 +197,12 @@ impl Naive<'_> {
         if f > j && self.chars[f - 1].1.is_ascii_digit() {
             return None;
         }
-        // `app_scheme://` in a template.
-        if f == j && j > 0 && self.chars[j - 1].1 == '_' {
+        // `app_scheme://` in a template (a word-initial `_` is emphasis).
+        if f == j
+            && j > 1
+            && self.chars[j - 1].1 == '_'
+            && self.chars[j - 2].1.is_ascii_alphanumeric()
+        {
             return None;
         }
         let scheme = &self.text[self.pos(f)..self.pos(k)];
@@ -371,7 +375,28 @@ impl Naive<'_> {
                         }
                         m += 1;
                     }
-                    if self.pos(m) < limit && self.continues(m) && self.ch(m) != Some('>') {
+                    // White space with a line break, or one space when a
+                    // `>` comes before any other white space (or any ASCII
+                    // character an IRI cannot hold).
+                    let line_break = (k..m).any(|i| matches!(self.ch(i), Some('\n' | '\r')));
+                    let closes_first = || {
+                        let mut i = m;
+                        while let Some(d) = self.ch(i) {
+                            if self.pos(i) >= limit {
+                                break;
+                            }
+                            if d == '>' {
+                                return true;
+                            }
+                            if d.is_ascii() && !is_iri_ascii(d) && !is_leiri_ascii(d) {
+                                return false;
+                            }
+                            i += 1;
+                        }
+                        false
+                    };
+                    let glue = line_break || (m == k + 1 && c == ' ' && closes_first());
+                    if glue && self.pos(m) < limit && self.continues(m) && self.ch(m) != Some('>') {
                         wrapped = true;
                         k = m;
                     } else {
@@ -808,6 +833,16 @@ mod tests {
         "<",
         ">",
         "<http://-a",
+        // Runs of unclosed brackets (the scanner's `BracketRun`).
+        "{",
+        "}",
+        "]",
+        "http://a/{",
+        "http://a/[",
+        "x://a{",
+        "www.a/[",
+        "'http://a/{",
+        "http://a/(",
     ];
 
     /// A unit of one to three pieces repeated up to a few kilobytes, with
@@ -938,6 +973,34 @@ mod tests {
             naive_scan(t, www, email, max_len),
             "{t:?}"
         );
+    }
+
+    /// Candidates inside a run of candidate characters whose unclosed
+    /// brackets an earlier candidate of the run found (the scanner's
+    /// `BracketRun`): closers of brackets opened before the candidate,
+    /// quotes, `<…>`, IP-literals, `@` and `www.` after the cut.
+    #[test]
+    fn agree_inside_runs_of_unclosed_brackets() {
+        for t in [
+            "http://a/{http://b/{http://c/{ x",
+            "http://a/[x]{http://b/}{http://c/{ x",
+            "http://a/{http://b/(x}http://c/{ x",
+            "http://a/{'http://b/{'x http://c/{ x",
+            "http://a/{<http://b/{ x> http://c/{ x",
+            "<http://a/{ http://b/{ x> http://c/{",
+            "http://a/{x://[::1]/{)}http://c/[ x",
+            "http://a/{x://b@[(]/{ x}",
+            "http://a/{www.b.example/{@x}{ x",
+            "foo://a{foo://b{foo://c{ x",
+            "http://a/{‘http://b/{’x}]{ x",
+            "http://a/{{http://b/}[http://c/]}{ x",
+        ] {
+            for max_len in [512, 8192] {
+                assert_agree(t, true, true, max_len);
+                let run = t.repeat(40);
+                assert_agree(&run, true, true, max_len);
+            }
+        }
     }
 
     /// A bracket in an authority whose host fails: the host check is not

@@ -265,6 +265,10 @@ pub(crate) struct Scanner<'h> {
     hay: &'h [u8],
     opts: Options,
     stack: Vec<char>,
+    /// The unclosed `[` and `{` of the last run read to its end (see
+    /// [`BracketRun`]): later candidates inside the run find their cut
+    /// without reading the run again.
+    bracket_run: BracketRun,
     /// For each trigger searcher (`:`/`@`, `w.`, `W.`): the next match at
     /// or after the scan position, and the bound it was searched up to
     /// (`usize::MAX`: none before that bound). Each searcher runs once per
@@ -378,7 +382,8 @@ pub(crate) static DENSE: [u8; 256] = {
 /// Where the scheme ending at the colon `hay[c]` starts (docs/rules.md §1.1):
 /// in the run of scheme characters before the colon (not before `floor`,
 /// at most [`MAX_RUN`]), the longest part that starts with a letter, not
-/// glued to a digit nor to a `_` before the run (`app_scheme://`). A
+/// glued to a digit nor to a `_` after a letter or digit before the run
+/// (`app_scheme://`, not `_https://…_`). A
 /// leading `n`, `r` or `t` after a backslash is the string escape of C,
 /// gettext and JSON text (`"\nhttps://…"`), not part of the scheme.
 /// `None`: there is no scheme. Also returns how many bytes it read (for
@@ -403,7 +408,10 @@ fn scheme_start(hay: &[u8], c: usize, floor: usize) -> (Option<usize>, usize) {
         i += 1;
     }
     let start = match hay[i..c].iter().position(u8::is_ascii_alphabetic) {
-        Some(0) if before == b'_' => None,
+        // `app_scheme://`: a `_` after a letter or digit glues the scheme
+        // to an identifier; a word-initial `_` is emphasis
+        // (`_https://example.org_`).
+        Some(0) if before == b'_' && i >= 2 && hay[i - 2].is_ascii_alphanumeric() => None,
         Some(k) if k == 0 || !hay[i + k - 1].is_ascii_digit() => Some(i + k),
         _ => None,
     };
@@ -496,6 +504,7 @@ impl<'h> Scanner<'h> {
                 ..opts
             },
             stack: Vec::new(),
+            bracket_run: BracketRun::default(),
             next: [(0, 0); 3],
             upper_w: false,
         }
@@ -1040,7 +1049,8 @@ impl<'h> Scanner<'h> {
             ctx,
         };
         let mut stack = std::mem::take(&mut self.stack);
-        let mut r = self.candidate_in(&spec, &mut stack, state);
+        let mut run = std::mem::take(&mut self.bracket_run);
+        let mut r = self.candidate_in(&spec, &mut stack, &mut run, state);
         if r == Err(Wrap::Unclosed) {
             // `<…>` wrapping only holds when the `>` is there: else read the
             // candidate again as plain text (it then ends at the first space).
@@ -1048,9 +1058,10 @@ impl<'h> Scanner<'h> {
                 ctx: Context::Plain,
                 ..spec
             };
-            r = self.candidate_in(&plain, &mut stack, state);
+            r = self.candidate_in(&plain, &mut stack, &mut run, state);
         }
         self.stack = stack;
+        self.bracket_run = run;
         r.ok()
     }
 
@@ -1058,6 +1069,7 @@ impl<'h> Scanner<'h> {
         &self,
         spec: &Spec,
         stack: &mut Vec<char>,
+        run: &mut BracketRun,
         state: &mut ScanState,
     ) -> Result<Candidate, Wrap> {
         let hay = self.hay;
@@ -1127,8 +1139,35 @@ impl<'h> Scanner<'h> {
             end = body;
             stop = Stop::Delimiter;
         }
+        // The path (or the whole candidate without an authority). Inside a
+        // run whose unclosed brackets are known, it is read only up to the
+        // first of them after `body`, where it is cut (see `BracketRun`).
+        let mut known_cut = None;
+        let mut read_to_end = false;
         if stop == Stop::Delimiter {
-            (end, stop) = self.forward(end, &mut fw, ctx, false, false, limit, state);
+            let bound = match ctx {
+                Context::Angle => None,
+                _ => run.cut_for(body, end).filter(|&o| o < limit),
+            };
+            (end, stop) = self.forward(
+                end,
+                &mut fw,
+                ctx,
+                false,
+                false,
+                bound.unwrap_or(limit),
+                state,
+            );
+            if let Some(o) = bound
+                && stop == Stop::Limit
+            {
+                debug_assert_eq!(end, o);
+                stop = Stop::End;
+                known_cut = Some(o);
+            }
+            read_to_end = bound.is_none()
+                && stop == Stop::End
+                && matches!(ctx, Context::Plain | Context::Angle);
         }
         if unclosed(&fw, stop, end) {
             return Err(Wrap::Unclosed);
@@ -1139,9 +1178,18 @@ impl<'h> Scanner<'h> {
             // (docs/rules.md §1.2): `http://a.example/{x` is
             // `http://a.example/`. Only a candidate with LEIRI characters
             // holds one (an IP-literal's brackets are closed).
-            if fw.first_leiri < end
-                && let Some(open) = first_unclosed_bracket(hay, body, end)
-            {
+            let open = known_cut.or_else(|| {
+                if fw.first_leiri >= end {
+                    return None;
+                }
+                let open = run.record(hay, body, end, read_to_end);
+                debug_assert_eq!(open, first_unclosed_bracket(hay, body, end));
+                open
+            });
+            if let Some(open) = open {
+                debug_assert!(
+                    known_cut.is_none() || first_unclosed_bracket(hay, body, open).is_none()
+                );
                 end = open;
                 fw.quotes = memchr::memchr_iter(b'\'', &hay[body..end]).count();
             }
@@ -1481,13 +1529,22 @@ impl<'h> Scanner<'h> {
                     p += 1;
                 } else if f & ascii::SPACE != 0 && ctx == Context::Angle {
                     // `<…>` wrapped over lines (RFC 3986 Appendix C), or
-                    // with a space inside: skip ASCII white space when the
-                    // IRI goes on (docs/rules.md §1.4).
+                    // with one space inside: skip ASCII white space that
+                    // holds a line break, or a single space when no other
+                    // white space comes before the `>`, if the IRI goes on
+                    // (docs/rules.md §1.4). Other white space is prose:
+                    // `<https://a.example/help or write to us>`.
                     let mut q = p;
                     while q < hay.len() && q < limit && ascii_is(hay[q], ascii::SPACE) {
                         q += 1;
                     }
-                    if q < limit && self.continues_at(q) && hay[q] != b'>' {
+                    let glue = hay[p..q].iter().any(|&b| matches!(b, b'\n' | b'\r'))
+                        || (q == p + 1 && b == b' ' && {
+                            let (closes, read) = angle_closes_first(hay, q, limit);
+                            state.work += read as u64;
+                            closes
+                        });
+                    if glue && q < limit && self.continues_at(q) && hay[q] != b'>' {
                         fw.wrapped = true;
                         p = q;
                     } else {
@@ -1772,6 +1829,80 @@ pub(crate) fn host_range(hay: &[u8], host_start: usize, end: usize) -> (usize, u
     (h0, h1)
 }
 
+/// The `[` and `{` that no `]` or `}` closes in a run of candidate
+/// characters read to its end, so that a later candidate starting inside
+/// the run finds where an unclosed bracket cuts it (docs/rules.md §1.2)
+/// without reading the rest of the run again: text like
+/// `http://a/{http://a/{http://a/{…` would otherwise cost its length
+/// times the maximum IRI length.
+///
+/// Why the cut found so is the cut a full read finds. A forward scan keeps
+/// brackets nested and ends at any closer that closes nothing, so all the
+/// brackets it reads nest. Let the run be read from `from` to `end` by a
+/// scan in plain or `<…>` context whose path part ended there (not at the
+/// maximum length, not at a cut of the authority). A later scan from
+/// `body` inside the run, whose path starts at or before `o`, the first
+/// recorded opener at or after `body`, and that is not in `<…>` context
+/// (which would read on over white space):
+/// - reads the same bytes with the same brackets up to `o`, or stops
+///   earlier (at a closer of a bracket opened before `body`, at a quote
+///   closing its context); stopped before `o`, it ended as a full read
+///   would;
+/// - reaching `o`, it holds no other open bracket there: one opened
+///   after `body` and before `o` and still open would enclose `o`, yet it
+///   closes before `end` (it is not recorded) and `o` does not;
+/// - after `o` it reads what the first scan read, stops no later than
+///   `end` (the byte that stopped the first scan stops it too), and never
+///   closes `o`. So `o` is its first unclosed bracket: the candidate is
+///   cut there, and reading up to `o` is enough.
+#[derive(Debug, Default)]
+struct BracketRun {
+    /// Where the run's scan started (the candidate's body).
+    from: usize,
+    /// Where it ended.
+    end: usize,
+    /// The unclosed `[` and `{` of `hay[from..end]`, in order.
+    unclosed: Vec<usize>,
+    /// The same for the last candidate read, before it is kept.
+    scratch: Vec<usize>,
+}
+
+impl BracketRun {
+    /// Where the candidate whose body starts at `body` and whose path
+    /// starts at `path` is cut, if this run tells it.
+    fn cut_for(&self, body: usize, path: usize) -> Option<usize> {
+        if body < self.from || body >= self.end {
+            return None;
+        }
+        let i = self.unclosed.partition_point(|&o| o < body);
+        self.unclosed.get(i).copied().filter(|&o| o >= path)
+    }
+
+    /// [`first_unclosed_bracket`] of `hay[from..to]`; when `read_to_end`
+    /// (the run's scan ended at `to` as [`BracketRun`] says), remembers
+    /// every unclosed bracket of the run.
+    fn record(&mut self, hay: &[u8], from: usize, to: usize, read_to_end: bool) -> Option<usize> {
+        let open = &mut self.scratch;
+        open.clear();
+        for (i, &b) in hay[from..to].iter().enumerate() {
+            match b {
+                b'[' | b'{' => open.push(from + i),
+                b']' | b'}' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        let first = open.first().copied();
+        if read_to_end && first.is_some() {
+            std::mem::swap(&mut self.scratch, &mut self.unclosed);
+            self.from = from;
+            self.end = to;
+        }
+        first
+    }
+}
+
 /// The first `[` or `{` in `hay[from..to]` that no `]` or `}` closes
 /// within it (docs/rules.md §1.2). The forward scan already ended the
 /// candidate at any closer that closes nothing, so brackets nest here.
@@ -1787,6 +1918,23 @@ pub(crate) fn first_unclosed_bracket(hay: &[u8], from: usize, to: usize) -> Opti
         }
     }
     open.first().copied()
+}
+
+/// Whether, from `q` on (before `limit`), a `>` comes before any ASCII
+/// white space or other ASCII character that no IRI or Legacy Extended IRI
+/// holds: a single space inside `<…>` is then glue (docs/rules.md §1.4).
+/// Also returns how many bytes it read.
+fn angle_closes_first(hay: &[u8], q: usize, limit: usize) -> (bool, usize) {
+    let stop = hay.len().min(limit).max(q);
+    for (i, &b) in hay[q..stop].iter().enumerate() {
+        if b == b'>' {
+            return (true, i + 1);
+        }
+        if b < 0x80 && !ascii_is(b, ascii::IRI | ascii::TEXT_EXTRA) {
+            return (false, i + 1);
+        }
+    }
+    (false, stop - q)
 }
 
 /// The end of an IP-literal starting at `hay[p]` = `[`: after its `]`, or
@@ -1902,9 +2050,29 @@ mod tests {
         ("#", "#"),
     ];
 
+    /// Runs of candidate characters, each `unit` `count` times and a
+    /// space: shorter than the maximum IRI length, so that a scan that
+    /// reads the rest of the run again for every candidate in it does
+    /// work ∝ input × run length, which the bound per byte below catches.
+    const ADVERSARIAL_RUNS: &[(&str, &str, usize)] = &[
+        // Each candidate is cut at its unclosed bracket (docs/rules.md
+        // §1.2); the next one starts right after it.
+        ("http://a/{ runs", "http://a/{", 200),
+        ("http://a/[ runs", "http://a/[", 200),
+        ("http://a/{x}{ runs", "http://a/{x}{", 150),
+    ];
+
     #[test]
     fn work_is_linear_on_adversarial_inputs() {
-        for &(name, unit) in ADVERSARIAL {
+        let runs: Vec<(&str, String)> = ADVERSARIAL_RUNS
+            .iter()
+            .map(|&(name, unit, count)| (name, unit.repeat(count) + " "))
+            .collect();
+        let units = ADVERSARIAL
+            .iter()
+            .map(|&(name, unit)| (name, unit))
+            .chain(runs.iter().map(|(name, unit)| (*name, unit.as_str())));
+        for (name, unit) in units {
             let small = unit.repeat(16 * 1024 / unit.len());
             let large = unit.repeat(8 * 16 * 1024 / unit.len());
             let (ws, wl) = (work(&small), work(&large));
