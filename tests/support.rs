@@ -146,3 +146,30 @@ impl LinkScore {
         assert!(f1 >= at_least, "F1 {f1:.3} < {at_least}:\n{}", self.report);
     }
 }
+
+/// The expected-output line (JSON, keys sorted, newline included) of a
+/// structured hit: where it is and what it is, with the fields of its
+/// unit (`unit`: the message's or the record's) added.
+#[cfg(feature = "html")]
+pub fn hit_line(h: &iriscan::StructuredHit<'_>, unit: serde_json::Value) -> String {
+    let hit = h.hit();
+    let raw = h.raw_range();
+    let mut line = serde_json::json!({
+        "source": h.origin().source().to_string(),
+        "start": h.start(),
+        "end": h.end(),
+        "raw_start": raw.as_ref().map(|r| r.start),
+        "raw_end": raw.as_ref().map(|r| r.end),
+        "line": hit.line(),
+        "column": hit.column(),
+        "text": hit.text(),
+        "iri": hit.iri(),
+        "uri": hit.to_uri(&iriscan::UriOptions::new()).uri,
+        "kind": hit.kind().as_str(),
+        "valid": hit.is_valid(),
+    });
+    if let (Some(line), serde_json::Value::Object(unit)) = (line.as_object_mut(), unit) {
+        line.extend(unit);
+    }
+    format!("{line}\n")
+}

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use iriscan::{Finder, HtmlScanner, Kind, StructuredHit, UriOptions};
+use iriscan::{Finder, HtmlScanner, Kind, StructuredHit};
 use serde_json::json;
 
 fn dir() -> PathBuf {
@@ -50,24 +50,7 @@ fn scan(name: &str) -> (Vec<u8>, Vec<StructuredHit<'static>>) {
 fn output(hits: &[StructuredHit<'_>]) -> String {
     let mut out = String::new();
     for h in hits {
-        let hit = h.hit();
-        let raw = h.raw_range();
-        let line = json!({
-            "source": h.origin().source().to_string(),
-            "start": h.start(),
-            "end": h.end(),
-            "raw_start": raw.as_ref().map(|r| r.start),
-            "raw_end": raw.as_ref().map(|r| r.end),
-            "line": hit.line(),
-            "column": hit.column(),
-            "text": hit.text(),
-            "iri": hit.iri(),
-            "uri": hit.to_uri(&UriOptions::new()).uri,
-            "kind": hit.kind().as_str(),
-            "valid": hit.is_valid(),
-        });
-        out.push_str(&line.to_string());
-        out.push('\n');
+        out.push_str(&crate::support::hit_line(h, json!({})));
     }
     out
 }

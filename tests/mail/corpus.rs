@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use iriscan::{Finder, MailScanner, MessageScan, UriOptions};
+use iriscan::{Finder, MailScanner, MessageScan};
 use serde_json::json;
 
 fn dir() -> PathBuf {
@@ -44,27 +44,14 @@ fn output(scans: &[MessageScan]) -> String {
     let mut out = String::new();
     for s in scans {
         for h in s.hits() {
-            let hit = h.hit();
-            let raw = h.raw_range();
-            let line = json!({
-                "message": s.index(),
-                "message_id": s.message_id(),
-                "part": h.origin().part(),
-                "source": h.origin().source().to_string(),
-                "start": h.start(),
-                "end": h.end(),
-                "raw_start": raw.as_ref().map(|r| r.start),
-                "raw_end": raw.as_ref().map(|r| r.end),
-                "line": hit.line(),
-                "column": hit.column(),
-                "text": hit.text(),
-                "iri": hit.iri(),
-                "uri": hit.to_uri(&UriOptions::new()).uri,
-                "kind": hit.kind().as_str(),
-                "valid": hit.is_valid(),
-            });
-            out.push_str(&line.to_string());
-            out.push('\n');
+            out.push_str(&crate::support::hit_line(
+                h,
+                json!({
+                    "message": s.index(),
+                    "message_id": s.message_id(),
+                    "part": h.origin().part(),
+                }),
+            ));
         }
         for e in s.errors() {
             out.push_str(&json!({ "message": s.index(), "error": e.to_string() }).to_string());

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
 
-use iriscan::{Finder, RecordScan, UriOptions, WarcReader, WarcScanner};
+use iriscan::{Finder, RecordScan, WarcReader, WarcScanner};
 use serde_json::json;
 
 fn dir() -> PathBuf {
@@ -41,27 +41,14 @@ fn output(scans: &[RecordScan]) -> String {
     let mut out = String::new();
     for s in scans {
         for h in s.hits() {
-            let hit = h.hit();
-            let raw = h.raw_range();
-            let line = json!({
-                "record": s.index(),
-                "record_id": s.record_id(),
-                "target_uri": s.target_uri(),
-                "source": h.origin().source().to_string(),
-                "start": h.start(),
-                "end": h.end(),
-                "raw_start": raw.as_ref().map(|r| r.start),
-                "raw_end": raw.as_ref().map(|r| r.end),
-                "line": hit.line(),
-                "column": hit.column(),
-                "text": hit.text(),
-                "iri": hit.iri(),
-                "uri": hit.to_uri(&UriOptions::new()).uri,
-                "kind": hit.kind().as_str(),
-                "valid": hit.is_valid(),
-            });
-            out.push_str(&line.to_string());
-            out.push('\n');
+            out.push_str(&crate::support::hit_line(
+                h,
+                json!({
+                    "record": s.index(),
+                    "record_id": s.record_id(),
+                    "target_uri": s.target_uri(),
+                }),
+            ));
         }
         for e in s.errors() {
             out.push_str(&json!({ "record": e.record(), "error": e.to_string() }).to_string());
