@@ -206,6 +206,7 @@ pub(crate) fn is_cjk(c: char) -> bool {
 /// Whether a non-ASCII character may be part of an e-mail local part or
 /// domain (RFC 6531): letters, marks (Indic vowel signs, viramas) and
 /// digits of any script.
+#[inline]
 pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
     match info(c) {
         Some(i) => i.0 & WORD != 0,

@@ -36,7 +36,9 @@ use std::sync::LazyLock;
 
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_search::find_byte;
-use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
+use crate::chars::utf8::{
+    decode_at, decode_before, decode_three_byte, decode_two_byte, is_continuation,
+};
 use crate::find::host_plausibility::{
     MAX_HOST_LEN, check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
     last_non_dns_char,
@@ -249,7 +251,24 @@ struct Forward<'s> {
 impl Forward<'_> {
     /// [`host_range`] of the authority read so far, up to `end`.
     fn host_range(&self, hay: &[u8], end: usize) -> (usize, usize) {
-        let key = (self.host_start.min(end), end);
+        // The forward scan noted the first byte from `host_start` on that
+        // no DNS name holds: where there is none before `end`, the host has
+        // no port; where it is a `:`, that is the port's. Only an
+        // IP-literal or another such byte first needs the search.
+        let h0 = self.host_start.min(end);
+        if hay.get(h0) != Some(&b'[') {
+            debug_assert!(self.non_dns >= h0);
+            let quick = if self.non_dns >= end {
+                Some((h0, end))
+            } else {
+                (hay[self.non_dns] == b':').then_some((h0, self.non_dns))
+            };
+            if let Some(range) = quick {
+                debug_assert_eq!(range, host_range(hay, h0, end));
+                return range;
+            }
+        }
+        let key = (h0, end);
         let (k, range) = self.host_memo.get();
         if k == key {
             return range;
@@ -1438,27 +1457,7 @@ impl<'h> Scanner<'h> {
                     }
                     // The rest of a run of such bytes that a host may
                     // hold, in a tight loop (hosts may be kilobytes long).
-                    const BOTH: u8 = DENSE_PLAIN | DENSE_HOST;
-                    let stop = limit.min(hay.len());
-                    p += 1;
-                    loop {
-                        if p < stop {
-                            p += hay[p..stop]
-                                .iter()
-                                .position(|&b| DENSE[b as usize] & BOTH != BOTH)
-                                .unwrap_or(stop - p);
-                        }
-                        // Two-byte letters and digits (Latin, Greek,
-                        // Cyrillic, Arabic…) within the run: nothing to
-                        // keep track of either (no quote or bracket is one).
-                        if p + 2 <= stop
-                            && decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii)
-                        {
-                            p += 2;
-                            continue;
-                        }
-                        break;
-                    }
+                    p = plain_run(hay, p + 1, limit.min(hay.len()));
                     continue;
                 }
                 fw.non_dns = fw.non_dns.min(p);
@@ -1554,6 +1553,12 @@ impl<'h> Scanner<'h> {
                     break Stop::End;
                 }
             } else {
+                // Letters and digits, and the plain run after them.
+                let q = plain_run(hay, p, limit.min(hay.len()));
+                if q > p {
+                    p = q;
+                    continue;
+                }
                 let two = decode_two_byte(hay, p);
                 let Some((c, n)) = two.map(|c| (c, 2)).or_else(|| decode_at(hay, p)) else {
                     break Stop::End;
@@ -1814,6 +1819,32 @@ fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Op
     #[cfg(any(test, feature = "fuzzing"))]
     assert_eq!(cut, authority_cut(hay, fw.host_start, end, dns));
     cut
+}
+
+/// The end of the run from `p` (before `stop`) of what the forward scan has
+/// nothing to note for: ASCII bytes that are plain and that a DNS host
+/// holds, and letters and digits of two or three bytes (Latin, Greek,
+/// Cyrillic, Arabic; CJK, kana, Hangul, Thai, Devanagari…), none of which is
+/// a quote, a bracket or a character that ends an IRI. Runs of such text
+/// make up most of a link, and a host may be kilobytes long.
+#[inline(always)]
+fn plain_run(hay: &[u8], mut p: usize, stop: usize) -> usize {
+    const BOTH: u8 = DENSE_PLAIN | DENSE_HOST;
+    loop {
+        if p < stop {
+            p += hay[p..stop]
+                .iter()
+                .position(|&b| DENSE[b as usize] & BOTH != BOTH)
+                .unwrap_or(stop - p);
+        }
+        if p + 2 <= stop && decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+            p += 2;
+        } else if p + 3 <= stop && decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+            p += 3;
+        } else {
+            return p;
+        }
+    }
 }
 
 /// The host within an authority whose host part starts at `host_start` and
