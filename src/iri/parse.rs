@@ -82,7 +82,7 @@ use crate::iri::ip_literal::{self, IpFault};
 use crate::iri::percent::is_triplet;
 #[cfg(test)]
 use crate::iri::walk::walk;
-use crate::iri::walk::walk_packed;
+use crate::iri::walk::{walk_packed, walk_packed_into};
 
 /// Which ABNF start rule of RFC 3987bis §2.2 to match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -433,13 +433,18 @@ pub(crate) fn parse_packed(
     if s.len() >= ABSENT as usize {
         return parse(s, rule, syntax).map(|_| None);
     }
-    if let Some(packed) = walk_packed(s, rule, syntax) {
+    // Walked into the result in place: moving it costs as much as a
+    // short component's walk.
+    let mut out = Ok(Some(PackedComponents::NONE));
+    if let Ok(Some(packed)) = &mut out
+        && walk_packed_into(s, rule, syntax, packed)
+    {
         debug_assert_eq!(
             Ok(packed.unpack(s.len())),
             Validator::new(s, syntax).two_pass(rule),
             "{s:?}"
         );
-        return Ok(Some(packed));
+        return out;
     }
     // The walk and the precise validator accept the same strings: this
     // builds the error (a valid answer would be packed all the same).

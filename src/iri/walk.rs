@@ -230,15 +230,27 @@ pub(super) fn walk(s: &str, rule: Rule, syntax: Syntax) -> Option<Components> {
 /// [`ABSENT`] bytes, so that every offset fits in 32 bits.
 #[inline(always)]
 pub(super) fn walk_packed(s: &str, rule: Rule, syntax: Syntax) -> Option<PackedComponents> {
-    debug_assert!(s.len() < ABSENT as usize);
+    let mut c = PackedComponents::NONE;
+    walk_packed_into(s, rule, syntax, &mut c).then_some(c)
+}
+
+/// [`walk_packed`] into `c`, which must be [`PackedComponents::NONE`]:
+/// whether `s` matches (`c` then holds its components). For a caller that
+/// returns them, walked in place rather than moved.
+#[inline(always)]
+pub(super) fn walk_packed_into(
+    s: &str,
+    rule: Rule,
+    syntax: Syntax,
+    c: &mut PackedComponents,
+) -> bool {
+    debug_assert!(s.len() < ABSENT as usize && *c == PackedComponents::NONE);
     let w = Walk {
         s,
         b: s.as_bytes(),
         k: classes(syntax),
     };
-    let mut c = PackedComponents::NONE;
-    w.walk(rule, &mut c)?;
-    Some(c)
+    w.walk(rule, c).is_some()
 }
 
 /// One walk: the string and the classes of its repertoire.
@@ -417,6 +429,7 @@ impl Walk<'_> {
             // all in the class only if those from `i` are, and then the
             // run ends at the end.
             if b.len() - i < 8
+                && i < b.len()
                 && let Some(w) = b.last_chunk::<8>()
                 && all_in(w)
             {
