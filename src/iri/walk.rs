@@ -458,6 +458,11 @@ impl Walk<'_> {
     /// character, RFC 3987 §4.1).
     #[inline(always)]
     fn non_ascii_len(&self, i: usize, non_ascii: NonAscii) -> Option<usize> {
+        // U+0600–063F but U+061C (`D8 9C`): Arabic letters, whose lead
+        // byte [`WALK`] leaves out for U+061C's sake, told by its second.
+        if non_ascii != NonAscii::No && self.b[i] == 0xD8 && self.b.get(i + 1) != Some(&0x9C) {
+            return Some(2);
+        }
         let (c, n) = char_at(self.s, i)?;
         let ok = match non_ascii {
             NonAscii::No => false,
@@ -485,7 +490,7 @@ fn is_ucs(c: char) -> bool {
 
 /// The length of the scheme that starts `b`: an ASCII letter, then
 /// letters, digits, `+`, `-` and `.` (0 if `b` does not start with a
-/// letter). `https` and `http` followed by `://`, most of a scan's hits,
+/// letter). `https://`, `http://` and `mailto:`, most of a scan's hits,
 /// are told by one comparison of eight bytes each.
 #[inline(always)]
 fn scheme_len(b: &[u8]) -> usize {
@@ -494,8 +499,13 @@ fn scheme_len(b: &[u8]) -> usize {
         if head == u64::from_le_bytes(*b"https://") {
             return 5;
         }
-        if head & 0x00FF_FFFF_FFFF_FFFF == u64::from_le_bytes(*b"http://\0") {
+        // The first seven bytes.
+        let head7 = head & 0x00FF_FFFF_FFFF_FFFF;
+        if head7 == u64::from_le_bytes(*b"http://\0") {
             return 4;
+        }
+        if head7 == u64::from_le_bytes(*b"mailto:\0") {
+            return 6;
         }
     }
     if !b.first().is_some_and(u8::is_ascii_alphabetic) {
@@ -658,6 +668,10 @@ mod tests {
             "a.b-c+d:",
             "é:",
             "mailto:a@b",
+            "mailto:",
+            "mailto:ab",
+            "mailtox:a@b",
+            "mailt:a@b",
         ] {
             assert_eq!(scheme_len(s.as_bytes()), by_rule(s.as_bytes()), "{s:?}");
         }
