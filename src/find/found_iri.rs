@@ -10,7 +10,7 @@ use encoding_rs::Encoding;
 use crate::charset::detect::Charset;
 use crate::find::scanner::{Candidate, Kind};
 use crate::iri::components::{Components, PackedComponents};
-use crate::iri::parse::{ParseError, Rule, Syntax, parse};
+use crate::iri::parse::{ParseError, Rule, Syntax, parse_packed};
 use crate::iri::parsed_iri::Iri;
 use crate::iri::to_uri::{Mapped, UriOptions, to_uri};
 
@@ -151,12 +151,12 @@ impl<'h> Hit<'h> {
     /// [`Hit::of_text`], with whether a bidi override or isolate stands
     /// right next to the text.
     fn make(text: &'h str, c: Candidate, bidi_next: bool) -> Hit<'h> {
-        let verdict =
-            with_candidate_iri(text, &c, |iri| match parse(iri, Rule::Iri, Syntax::Text) {
-                Ok(parts) => PackedComponents::pack(&parts, iri.len())
-                    .map_or(Verdict::ValidLong, Verdict::Valid),
+        let verdict = with_candidate_iri(text, &c, |iri| {
+            match parse_packed(iri, Rule::Iri, Syntax::Text) {
+                Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
                 Err(e) => Verdict::Invalid(Box::new(e)),
-            });
+            }
+        });
         Hit {
             start: c.start,
             end: c.end,
@@ -180,10 +180,8 @@ impl<'h> Hit<'h> {
     /// validates (docs/rules.md §6.2); its offsets are `0..text.len()`.
     #[cfg(feature = "html")]
     pub(crate) fn of_reference(text: &'h str, iri: String) -> Hit<'h> {
-        let verdict = match parse(&iri, Rule::Iri, Syntax::Text) {
-            Ok(parts) => {
-                PackedComponents::pack(&parts, iri.len()).map_or(Verdict::ValidLong, Verdict::Valid)
-            }
+        let verdict = match parse_packed(&iri, Rule::Iri, Syntax::Text) {
+            Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
             Err(e) => Verdict::Invalid(Box::new(e)),
         };
         // `[ ]` are Legacy Extended IRI characters outside the host only.

@@ -173,20 +173,33 @@ fn find_class(b: &[u8], from: usize, mask: u32) -> usize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PackedComponents {
     /// [`ABSENT`] for each absent component.
-    scheme_end: u32,
-    authority_end: u32,
-    userinfo_end: u32,
+    pub(super) scheme_end: u32,
+    pub(super) authority_end: u32,
+    pub(super) userinfo_end: u32,
     /// Meaningful with an authority; before its end when there is a port.
-    host_end: u32,
-    path_end: u32,
-    query_end: u32,
-    fragment: bool,
+    pub(super) host_end: u32,
+    pub(super) path_end: u32,
+    pub(super) query_end: u32,
+    /// Whether there is a fragment (it ends where the string does).
+    pub(super) fragment: bool,
 }
 
 /// The end of an absent component.
-const ABSENT: u32 = u32::MAX;
+pub(super) const ABSENT: u32 = u32::MAX;
 
 impl PackedComponents {
+    /// Every component absent and an empty path: where the one-pass walk
+    /// ([`crate::iri::walk`]) starts, writing each end as it finds it.
+    pub(super) const NONE: PackedComponents = PackedComponents {
+        scheme_end: ABSENT,
+        authority_end: ABSENT,
+        userinfo_end: ABSENT,
+        host_end: ABSENT,
+        path_end: 0,
+        query_end: ABSENT,
+        fragment: false,
+    };
+
     /// Packs the components of a string of `len` bytes, as
     /// [`Components::split`] gives them; `None` for a string too long for
     /// 32-bit offsets.

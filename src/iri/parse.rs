@@ -77,12 +77,12 @@ use crate::chars::ascii::{
 use crate::chars::end_of_iri::is_bidi_format;
 use crate::chars::ucschar::{is_iprivate, is_leiri_ucschar, is_ucschar};
 use crate::chars::utf8::decode_at;
-use crate::iri::components::Components;
+use crate::iri::components::{ABSENT, Components, PackedComponents};
 use crate::iri::ip_literal::{self, IpFault};
 use crate::iri::percent::is_triplet;
 #[cfg(test)]
 use crate::iri::walk::walk;
-use crate::iri::walk::walk_into;
+use crate::iri::walk::{walk_packed, walk_packed_into};
 
 /// Which ABNF start rule of RFC 3987bis §2.2 to match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -411,17 +411,46 @@ impl std::error::Error for ParseError {}
 /// assert!(parse("http://a/hello world", Rule::Iri, Syntax::Leiri).is_ok());
 /// ```
 pub fn parse(s: &str, rule: Rule, syntax: Syntax) -> Result<Components, ParseError> {
-    // The components are walked into the result in place: it is returned
-    // for every hit of a scan, and moving it costs as much as a short
-    // component's walk.
-    let mut out = Ok(Components::default());
-    if let Ok(c) = &mut out
-        && walk_into(s, rule, syntax, c)
+    if s.len() < ABSENT as usize
+        && let Some(packed) = walk_packed(s, rule, syntax)
     {
+        let out = Ok(packed.unpack(s.len()));
         debug_assert_eq!(out, Validator::new(s, syntax).two_pass(rule), "{s:?}");
         return out;
     }
     Validator::new(s, syntax).two_pass(rule)
+}
+
+/// [`parse`], with the components packed: what a hit of a scan keeps
+/// (`Ok(None)` for a valid string too long to pack, 4 GiB and more). The
+/// one-pass walk writes the packed form itself, so a valid string's
+/// components are never built as ranges.
+pub(crate) fn parse_packed(
+    s: &str,
+    rule: Rule,
+    syntax: Syntax,
+) -> Result<Option<PackedComponents>, ParseError> {
+    if s.len() >= ABSENT as usize {
+        return parse(s, rule, syntax).map(|_| None);
+    }
+    // Walked into the result in place: moving it costs as much as a
+    // short component's walk.
+    let mut out = Ok(Some(PackedComponents::NONE));
+    if let Ok(Some(packed)) = &mut out
+        && walk_packed_into(s, rule, syntax, packed)
+    {
+        debug_assert_eq!(
+            Ok(packed.unpack(s.len())),
+            Validator::new(s, syntax).two_pass(rule),
+            "{s:?}"
+        );
+        return out;
+    }
+    // The walk and the precise validator accept the same strings: this
+    // builds the error (a valid answer would be packed all the same).
+    Validator::new(s, syntax)
+        .two_pass(rule)
+        .map(|c| PackedComponents::pack(&c, s.len()))
 }
 
 /// Validates an `IRI` (scheme required, fragment allowed) of RFC 3987bis
@@ -1254,6 +1283,18 @@ mod tests {
         "\u{200E}",
         "\u{061C}",
         "\u{2066}",
+        // The edges of the walk's common letters (`walk::WALK`).
+        "\u{BF}",
+        "\u{C0}",
+        "\u{61B}",
+        "\u{61D}",
+        "\u{7FF}",
+        "\u{800}",
+        "\u{1FFF}",
+        "\u{2000}",
+        "\u{2FFF}",
+        "\u{3000}",
+        "\u{D7FF}",
         "\u{E000}",
         "\u{E0001}",
         "\u{F0000}",
@@ -1362,15 +1403,48 @@ mod tests {
             let v = Validator::new(&s, syntax);
             let precise = v.two_pass(rule);
             prop_assert_eq!(walk(&s, rule, syntax), precise.clone().ok(), "{:?} {:?} {:?}", s, rule, syntax);
-            prop_assert_eq!(parse(&s, rule, syntax), precise, "{:?}", s);
+            prop_assert_eq!(parse(&s, rule, syntax), precise.clone(), "{:?}", s);
+            let packed = precise.clone().map(|c| PackedComponents::pack(&c, s.len()));
+            prop_assert_eq!(parse_packed(&s, rule, syntax), packed, "{:?}", s);
             if let Ok(c) = parse(&s, rule, syntax) {
                 prop_assert_eq!(c, Components::split(&s));
             }
         }
     }
 
+    /// Every non-ASCII character in every component of every syntax: the
+    /// walk (which steps over the bytes of common letters without decoding
+    /// them) and [`parse_packed`] agree with the precise validator. Every
+    /// character of the Basic Multilingual Plane, and the edges of the
+    /// planes beyond it.
+    #[test]
+    fn one_pass_agrees_with_two_pass_on_every_character() {
+        let beyond = (0x1_0000..=0x10_FFFFu32)
+            .filter(|u| matches!(u & 0xFFFF, 0..=2 | 0x7FFF | 0xFFFC..=0xFFFF))
+            .chain(0xE_0000..=0xE_1001);
+        for c in (0x80..=0xFFFFu32).chain(beyond).filter_map(char::from_u32) {
+            for syntax in [Syntax::Uri, Syntax::Iri, Syntax::Text, Syntax::Leiri] {
+                for s in [
+                    format!("s://{c}h{c}:1/"),
+                    format!("s://u{c}@h"),
+                    format!("s:/p/a{c}{c}bcdefghij{c}"),
+                    format!("{c}a/b"),
+                    format!("s:a?q{c}"),
+                    format!("s:a#f{c}"),
+                ] {
+                    let rule = Rule::IriReference;
+                    let precise = Validator::new(&s, syntax).two_pass(rule);
+                    assert_eq!(walk(&s, rule, syntax), precise.clone().ok(), "{s:?}");
+                    let packed = precise.map(|c| PackedComponents::pack(&c, s.len()));
+                    assert_eq!(parse_packed(&s, rule, syntax), packed, "{s:?}");
+                }
+            }
+        }
+    }
+
     /// The walk's one-bit classes ([`crate::iri::walk::WALK`]) are the
-    /// precise validator's classes, byte by byte, in every syntax.
+    /// precise validator's classes, byte by byte, in every syntax (for the
+    /// ASCII bytes; the non-ASCII ones are `walk`'s own test).
     #[test]
     fn walk_classes_are_the_validators() {
         use crate::iri::walk::{WALK, classes};
@@ -1383,7 +1457,7 @@ mod tests {
                 (v.path, k.path),
                 (v.query, k.query),
             ] {
-                for b in 0..=255u8 {
+                for b in 0..=127u8 {
                     let walk = WALK[usize::from(b)] & bit != 0;
                     assert_eq!(
                         walk,
