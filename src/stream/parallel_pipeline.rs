@@ -15,7 +15,7 @@ use crate::stream::source::Source;
 use crate::stream::summary::Summary;
 
 /// The block each thread gets when scanning in parallel.
-const PARALLEL_BLOCK: usize = 512 << 10;
+pub(super) const PARALLEL_BLOCK: usize = 512 << 10;
 
 impl Searcher {
     /// Several threads: a pipeline of one pool round per block, over three

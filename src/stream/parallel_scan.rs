@@ -99,7 +99,7 @@ fn same_course(a: &ScanState, b: &ScanState) -> bool {
 
 /// The first character boundary at or after `at`: the bytes a piece's
 /// scan reads end there, so that no character is cut in two.
-fn char_boundary(hay: &[u8], mut at: usize) -> usize {
+pub(crate) fn char_boundary(hay: &[u8], mut at: usize) -> usize {
     while at < hay.len() && is_continuation(hay[at]) {
         at += 1;
     }

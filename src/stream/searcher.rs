@@ -185,7 +185,8 @@ impl Searcher {
     /// pieces (cut anywhere, the seams settled after) and locates and maps
     /// the hits of block k-1, while this thread reads and decodes block k+1
     /// (UTF-8 straight into its buffer; a file given to
-    /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool)
+    /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool,
+    /// or, a large UTF-8 one, mapped and scanned in place)
     /// and hands the mapped hits of block k-2 to the sink. Three buffers
     /// of a block take turns, each starting with the last `max_len` + 96
     /// bytes of the one before (what a trigger near the end still needs),
@@ -271,7 +272,13 @@ impl Searcher {
     /// read at any offset — a [`File`](std::fs::File) — from its first
     /// byte. With several threads, each block is read in pieces on the pool
     /// (beside the scanning of the block before) instead of by the calling
-    /// thread alone.
+    /// thread alone; and a regular UTF-8 file of at least 4 MiB, handed
+    /// over as a `File` ([`ReadAt::file`]), is mapped into memory and
+    /// scanned in place, not copied (as ripgrep does). The hits are the
+    /// same; but a mapped file that another process truncates meanwhile
+    /// ends the process with `SIGBUS` where a read would have seen its
+    /// end: pass a reader (or a [`ReadAt`] wrapper, whose `file` is
+    /// `None`) for such a file.
     ///
     /// ```
     /// use iriscan::{Finder, Searcher};
@@ -295,8 +302,7 @@ impl Searcher {
         F: ReadAt + ?Sized,
         S: Sink,
     {
-        let input = Positional::new(file, self.threads > 1, &self.pool);
-        self.run(input, &mut ToSink(&mut sink))
+        self.run_file(file, &mut ToSink(&mut sink))
     }
 
     /// [`scan_reader_map`](Searcher::scan_reader_map) for input that can be
@@ -308,8 +314,7 @@ impl Searcher {
         M: Fn(&Hit<'_>) -> T + Sync,
         S: FnMut(T) -> io::Result<bool>,
     {
-        let input = Positional::new(file, self.threads > 1, &self.pool);
-        self.run(input, &mut Mapped { map, sink })
+        self.run_file(file, &mut Mapped { map, sink })
     }
 
     /// Like [`scan_reader`](Searcher::scan_reader), but each hit first goes
@@ -343,6 +348,26 @@ impl Searcher {
         F: FnMut(T) -> io::Result<bool>,
     {
         self.run(Sequential(reader), &mut Mapped { map, sink })
+    }
+
+    /// A file: with several threads, a large regular UTF-8 file is
+    /// mapped and scanned in place (see `stream/mapped.rs`); any other
+    /// is read, in pieces on the pool.
+    fn run_file<F, D>(&self, file: &F, delivery: &mut D) -> Result<Summary, D::Error>
+    where
+        F: ReadAt + ?Sized,
+        D: Delivery,
+    {
+        #[cfg(feature = "parallel")]
+        if self.threads > 1
+            && !self.incremental
+            && let Some(map) = crate::stream::mapped::map(file)
+            && let Some(scanned) = self.run_whole(&map, delivery)
+        {
+            return scanned;
+        }
+        let input = Positional::new(file, self.threads > 1, &self.pool);
+        self.run(input, delivery)
     }
 
     fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> Result<Summary, D::Error> {
