@@ -15,7 +15,7 @@ use crate::stream::source::Source;
 use crate::stream::summary::Summary;
 
 /// The block each thread gets when scanning in parallel.
-pub(super) const PARALLEL_BLOCK: usize = 512 << 10;
+const PARALLEL_BLOCK: usize = 512 << 10;
 
 impl Searcher {
     /// Several threads: a pipeline of one pool round per block, over three
@@ -194,6 +194,6 @@ struct Slot {
     base: usize,
 }
 
-fn count(pieces: &[Vec<Candidate>]) -> u64 {
+pub(super) fn count(pieces: &[Vec<Candidate>]) -> u64 {
     pieces.iter().map(|p| p.len() as u64).sum()
 }
