@@ -496,11 +496,11 @@ fn files_read_at_offsets_agree_on_a_large_input() {
     std::fs::remove_file(&path).unwrap();
 }
 
-/// A large regular file with several threads is mapped and scanned in
-/// place (src/stream/mapped.rs): the same hits and the same summary as
-/// reading it, multibyte characters and a character cut at its very end
-/// included; a file in another charset is read instead, with the same
-/// hits as one thread.
+/// A large regular file with several threads and `memory_map` is mapped
+/// and scanned in place (src/stream/mapped.rs): the same hits and the
+/// same summary as reading it, multibyte characters and a character cut
+/// at its very end included; a file in another charset is read instead,
+/// with the same hits as one thread.
 #[test]
 fn a_large_file_is_mapped_with_the_same_hits() {
     let mut text = large_text().into_bytes();
@@ -518,8 +518,12 @@ fn a_large_file_is_mapped_with_the_same_hits() {
     let path = std::env::temp_dir().join(format!("iriscan-mapped-{}.txt", std::process::id()));
     std::fs::write(&path, &text).unwrap();
     let file = std::fs::File::open(&path).unwrap();
+    // Read unless a map is asked for.
+    let (rows, ended) = scan_rows(|sink| one.clone().threads(2).scan_file(&file, sink));
+    assert!(rows == expected);
+    assert!(ended.unwrap().peak_buffer > 0);
     for threads in [2, 3] {
-        let searcher = Searcher::new(finder).threads(threads);
+        let searcher = Searcher::new(finder).threads(threads).memory_map(true);
         let (rows, ended) = scan_rows(|sink| searcher.scan_file(&file, sink));
         let mapped = ended.unwrap();
         assert!(rows == expected, "{threads} threads");
@@ -544,12 +548,38 @@ fn a_large_file_is_mapped_with_the_same_hits() {
     let file = std::fs::File::open(&path).unwrap();
     let expected = file_rows(Searcher::new(finder), &file);
     assert!(expected.len() > 10_000);
-    let two = Searcher::new(finder).threads(2);
+    let two = Searcher::new(finder).threads(2).memory_map(true);
     let (rows, ended) = scan_rows(|sink| two.scan_file(&file, sink));
     assert!(rows == expected);
     // (chardetng takes the 0xE9s for one of the legacy single-byte sets.)
     assert_ne!(ended.unwrap().charset.name(), "UTF-8");
     std::fs::remove_file(&path).unwrap();
+}
+
+/// Invalid UTF-8 in a file read at offsets in pieces on the pool (each
+/// piece checks its own UTF-8 as it is read): the same hits and the same
+/// count of replacements as one thread, wherever the bad bytes fall.
+#[test]
+fn invalid_utf8_in_a_file_read_in_pieces_agrees() {
+    let mut text = large_text().into_bytes();
+    for (k, at) in [5, 131_071, 131_072, 131_073, 1 << 20, (2 << 20) + 3]
+        .iter()
+        .enumerate()
+    {
+        let bad: [&[u8]; 4] = [b"\xff", b"\xe6\x9d", b"\xed\xa0\x80", b"\xc3"];
+        text.splice(at..at, bad[k % 4].iter().copied());
+    }
+    text.extend_from_slice(&"東".as_bytes()[..2]);
+    let one = Searcher::new(Finder::new()).encoding(Some(encoding_rs::UTF_8));
+    let (expected, ended) = scan_rows(|sink| one.scan_file(&text[..], sink));
+    let summary = ended.unwrap();
+    assert!(summary.replacements >= 7);
+    for threads in [2, 3] {
+        let searcher = one.clone().threads(threads);
+        let (rows, ended) = scan_rows(|sink| searcher.scan_file(&text[..], sink));
+        assert!(rows == expected, "{threads} threads");
+        assert_eq!(ended.unwrap().replacements, summary.replacements);
+    }
 }
 
 /// Input read at offsets whose reads fail from `fail_at` on.

@@ -352,7 +352,6 @@ impl Transcoder {
     /// nothing to count, the input is the output. Returns `false`, having
     /// done nothing, unless this is the identity with no sequence left
     /// incomplete by the chunk before; then `push` is the way.
-    #[cfg(feature = "parallel")]
     pub(crate) fn push_valid(&mut self, input: &[u8], last: bool) -> bool {
         match &self.engine {
             Engine::Identity(errors) if errors.len == 0 && !self.finished => {}

@@ -35,9 +35,10 @@
 //! read would have seen the end of the file; bytes written meanwhile may
 //! be seen half-written. A file that grows is scanned up to the length it
 //! had when mapped. That is the caveat ripgrep documents for its maps
-//! too. It is bounded here to what it can be: only a regular file (its
-//! metadata says so, and its length is known) is mapped, only when
-//! several threads scan it, and only through
+//! too. It is bounded here to what it can be: only when asked for
+//! ([`Searcher::memory_map`], off by default), only a regular file (its
+//! metadata says so, and its length is known), only when several threads
+//! scan it, and only through
 //! [`ReadAt::file`], which a caller that must see every read (progress, a
 //! signal that stops the scan) leaves at `None`. A caller for whom the
 //! file may be truncated while scanned passes a reader instead.

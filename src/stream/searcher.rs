@@ -89,6 +89,7 @@ pub struct Searcher {
     pub(super) encoding: Option<&'static Encoding>,
     pub(super) line_numbers: bool,
     pub(super) incremental: bool,
+    pub(super) memory_map: bool,
     pub(super) pool: Pool,
 }
 
@@ -103,6 +104,7 @@ impl Searcher {
             encoding: None,
             line_numbers: true,
             incremental: false,
+            memory_map: false,
             pool: Pool::default(),
         }
     }
@@ -171,6 +173,19 @@ impl Searcher {
         self
     }
 
+    /// Whether to map a large file into memory instead of reading it,
+    /// with several [`threads`](Searcher::threads) (default off): a
+    /// regular UTF-8 file of at least 4 MiB given to
+    /// [`scan_file`](Searcher::scan_file) as a `File`
+    /// ([`ReadAt::file`]) is then scanned in place, as ripgrep does, with
+    /// the same hits. But a mapped file that another process truncates
+    /// meanwhile ends the process with `SIGBUS` where a read would have
+    /// seen its end (see `stream/mapped.rs`).
+    pub fn memory_map(mut self, yes: bool) -> Searcher {
+        self.memory_map = yes;
+        self
+    }
+
     /// How many bytes to read at a time (at least 1). The buffer holds this
     /// much plus the finder's maximum IRI length and a little context.
     pub fn buffer_size(mut self, bytes: usize) -> Searcher {
@@ -186,7 +201,8 @@ impl Searcher {
     /// the hits of block k-1, while this thread reads and decodes block k+1
     /// (UTF-8 straight into its buffer; a file given to
     /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool,
-    /// or, a large UTF-8 one, mapped and scanned in place)
+    /// each piece's UTF-8 checked as it is read, or mapped: see
+    /// [`memory_map`](Searcher::memory_map))
     /// and hands the mapped hits of block k-2 to the sink. Three buffers
     /// of a block take turns, each starting with the last `max_len` + 96
     /// bytes of the one before (what a trigger near the end still needs),
@@ -272,13 +288,8 @@ impl Searcher {
     /// read at any offset — a [`File`](std::fs::File) — from its first
     /// byte. With several threads, each block is read in pieces on the pool
     /// (beside the scanning of the block before) instead of by the calling
-    /// thread alone; and a regular UTF-8 file of at least 4 MiB, handed
-    /// over as a `File` ([`ReadAt::file`]), is mapped into memory and
-    /// scanned in place, not copied (as ripgrep does). The hits are the
-    /// same; but a mapped file that another process truncates meanwhile
-    /// ends the process with `SIGBUS` where a read would have seen its
-    /// end: pass a reader (or a [`ReadAt`] wrapper, whose `file` is
-    /// `None`) for such a file.
+    /// thread alone; or, with [`memory_map`](Searcher::memory_map), a
+    /// large UTF-8 file is mapped and scanned in place.
     ///
     /// ```
     /// use iriscan::{Finder, Searcher};
@@ -350,9 +361,9 @@ impl Searcher {
         self.run(Sequential(reader), &mut Mapped { map, sink })
     }
 
-    /// A file: with several threads, a large regular UTF-8 file is
-    /// mapped and scanned in place (see `stream/mapped.rs`); any other
-    /// is read, in pieces on the pool.
+    /// A file: with several threads and [`memory_map`](Searcher::memory_map),
+    /// a large regular UTF-8 file is mapped and scanned in place (see
+    /// `stream/mapped.rs`); any other is read, in pieces on the pool.
     fn run_file<F, D>(&self, file: &F, delivery: &mut D) -> Result<Summary, D::Error>
     where
         F: ReadAt + ?Sized,
@@ -360,6 +371,7 @@ impl Searcher {
     {
         #[cfg(feature = "parallel")]
         if self.threads > 1
+            && self.memory_map
             && !self.incremental
             && let Some(map) = crate::stream::mapped::map(file)
             && let Some(scanned) = self.run_whole(&map, delivery)
