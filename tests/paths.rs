@@ -496,66 +496,6 @@ fn files_read_at_offsets_agree_on_a_large_input() {
     std::fs::remove_file(&path).unwrap();
 }
 
-/// A large regular file with several threads and `memory_map` is mapped
-/// and scanned in place (src/stream/mapped.rs): the same hits and the
-/// same summary as reading it, multibyte characters and a character cut
-/// at its very end included; a file in another charset is read instead,
-/// with the same hits as one thread.
-#[test]
-fn a_large_file_is_mapped_with_the_same_hits() {
-    let mut text = large_text().into_bytes();
-    // Past the least a mapped file holds (4 MiB), ending inside a
-    // character.
-    let again = text.clone();
-    text.extend_from_slice(&again[..2 << 20]);
-    text.extend_from_slice("https://a.example/東".as_bytes());
-    text.extend_from_slice(b"\xe6\x9d");
-    let finder = Finder::new();
-    let one = Searcher::new(finder);
-    let (expected, ended) = scan_rows(|sink| one.scan_reader(&text[..], sink));
-    let summary = ended.unwrap();
-    assert!(expected.len() > 10_000);
-    let path = std::env::temp_dir().join(format!("iriscan-mapped-{}.txt", std::process::id()));
-    std::fs::write(&path, &text).unwrap();
-    let file = std::fs::File::open(&path).unwrap();
-    // Read unless a map is asked for.
-    let (rows, ended) = scan_rows(|sink| one.clone().threads(2).scan_file(&file, sink));
-    assert!(rows == expected);
-    assert!(ended.unwrap().peak_buffer > 0);
-    for threads in [2, 3] {
-        let searcher = Searcher::new(finder).threads(threads).memory_map(true);
-        let (rows, ended) = scan_rows(|sink| searcher.scan_file(&file, sink));
-        let mapped = ended.unwrap();
-        assert!(rows == expected, "{threads} threads");
-        assert_eq!(
-            (
-                mapped.bytes,
-                mapped.hits,
-                mapped.replacements,
-                mapped.charset
-            ),
-            (summary.bytes, summary.hits, 1, summary.charset)
-        );
-        // Mapped, not read into buffers.
-        assert_eq!(mapped.peak_buffer, 0, "{threads} threads");
-    }
-    // Latin-1: read, in pieces on the pool.
-    let latin1: Vec<u8> = text
-        .iter()
-        .map(|&b| if b < 0x80 { b } else { 0xe9 })
-        .collect();
-    std::fs::write(&path, &latin1).unwrap();
-    let file = std::fs::File::open(&path).unwrap();
-    let expected = file_rows(Searcher::new(finder), &file);
-    assert!(expected.len() > 10_000);
-    let two = Searcher::new(finder).threads(2).memory_map(true);
-    let (rows, ended) = scan_rows(|sink| two.scan_file(&file, sink));
-    assert!(rows == expected);
-    // (chardetng takes the 0xE9s for one of the legacy single-byte sets.)
-    assert_ne!(ended.unwrap().charset.name(), "UTF-8");
-    std::fs::remove_file(&path).unwrap();
-}
-
 /// Invalid UTF-8 in a file read at offsets in pieces on the pool (each
 /// piece checks its own UTF-8 as it is read): the same hits and the same
 /// count of replacements as one thread, wherever the bad bytes fall.

@@ -7,8 +7,6 @@ pub(crate) mod delivery;
 pub(crate) mod line_counter;
 pub(crate) mod locating;
 #[cfg(feature = "parallel")]
-mod mapped;
-#[cfg(feature = "parallel")]
 mod parallel_pipeline;
 #[cfg(feature = "parallel")]
 pub(crate) mod parallel_scan;

@@ -194,6 +194,6 @@ struct Slot {
     base: usize,
 }
 
-pub(super) fn count(pieces: &[Vec<Candidate>]) -> u64 {
+fn count(pieces: &[Vec<Candidate>]) -> u64 {
     pieces.iter().map(|p| p.len() as u64).sum()
 }

@@ -99,7 +99,7 @@ fn same_course(a: &ScanState, b: &ScanState) -> bool {
 
 /// The first character boundary at or after `at`: the bytes a piece's
 /// scan reads end there, so that no character is cut in two.
-pub(crate) fn char_boundary(hay: &[u8], mut at: usize) -> usize {
+fn char_boundary(hay: &[u8], mut at: usize) -> usize {
     while at < hay.len() && is_continuation(hay[at]) {
         at += 1;
     }
@@ -131,37 +131,10 @@ pub(crate) fn scan_window(
     min_piece: usize,
     out: &mut Vec<Vec<Candidate>>,
 ) {
-    scan_window_with(hay, opts, state, to, pieces, min_piece, out, &|_| {});
-}
-
-/// A piece of a window: its bounds, and whether it is the first or the
-/// last of the window.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Piece {
-    pub(crate) at: usize,
-    pub(crate) end: usize,
-    pub(crate) first: bool,
-    pub(crate) last: bool,
-}
-
-/// [`scan_window`], calling `each` with each piece in its job, before the
-/// piece is scanned: work on the same bytes, done while they are at hand
-/// (a mapped file's UTF-8 check, `stream/mapped.rs`).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn scan_window_with(
-    hay: &[u8],
-    opts: Options,
-    state: &mut ScanState,
-    to: usize,
-    pieces: usize,
-    min_piece: usize,
-    out: &mut Vec<Vec<Candidate>>,
-    each: &(dyn Fn(Piece) + Sync),
-) {
     let from = state.pos.min(to);
     let n = pieces.min((to - from) / min_piece.max(1)).max(1);
     let cuts = cuts(hay, from, to, n);
-    scan_pieces(hay, opts, state, &cuts, FIRST_CHECKPOINT, out, each);
+    scan_pieces(hay, opts, state, &cuts, FIRST_CHECKPOINT, out);
 }
 
 /// Scans the pieces between `cuts` (`cuts[0]` at or before `state.pos`,
@@ -174,19 +147,11 @@ fn scan_pieces(
     cuts: &[usize],
     first_checkpoint: usize,
     out: &mut Vec<Vec<Candidate>>,
-    each: &(dyn Fn(Piece) + Sync),
 ) {
     let count = cuts.len() - 1;
     out.resize_with(count.max(out.len()), Vec::new);
     out.truncate(count);
-    let piece = |k: usize| Piece {
-        at: cuts[k],
-        end: cuts[k + 1],
-        first: k == 0,
-        last: k + 1 == count,
-    };
     if count == 1 {
-        each(piece(0));
         let found = &mut out[0];
         found.clear();
         Scanner::new(hay, opts).scan(state, cuts[1], &mut |c| {
@@ -215,7 +180,6 @@ fn scan_pieces(
         // waiting for the other's last run.
         .with_max_len(1)
         .for_each(|(k, (found, marks))| {
-            each(piece(k));
             let (at, end) = (cuts[k], cuts[k + 1]);
             let mut state = if k == 0 { first.clone() } else { fresh(at) };
             let mut scanner = Scanner::new(&hay[..limit(k)], opts);
@@ -345,15 +309,7 @@ mod tests {
             all.push(to);
         }
         let mut out = Vec::new();
-        scan_pieces(
-            hay,
-            opts,
-            &mut state,
-            &all,
-            first_checkpoint,
-            &mut out,
-            &|_| {},
-        );
+        scan_pieces(hay, opts, &mut state, &all, first_checkpoint, &mut out);
         got.extend(out.into_iter().flatten());
         let (want, end) = sequential(hay, opts, to);
         let text = String::from_utf8_lossy(hay);

@@ -5,8 +5,8 @@
 //! reads them on the pool, side by side with the scanning of the block
 //! before: the copy out of the page cache (a quarter of a parallel round on
 //! link-dense text when the reading thread did it alone) is shared by the
-//! threads like the scanning. A [`File`] itself may also be mapped
-//! instead of read (see [`ReadAt::file`] and `stream/mapped.rs`).
+//! threads like the scanning, and so is the check of its UTF-8: each
+//! piece checks its own as it is read (see [`Fill::valid_utf8`]).
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -24,16 +24,6 @@ pub trait ReadAt: Sync {
     /// Reads up to `buf.len()` bytes starting at `offset`; returns how many
     /// (0 at the end of the input).
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize>;
-
-    /// The open file whose bytes these are, from its first byte, if the
-    /// [`Searcher`](crate::Searcher) may map it instead of reading it: a
-    /// [`File`] is itself; a wrapper that must see every read (to count
-    /// progress, to stop on a signal) says `None`, the default. See
-    /// [`Searcher::scan_file`](crate::Searcher::scan_file) for when a
-    /// file is mapped.
-    fn file(&self) -> Option<&File> {
-        None
-    }
 }
 
 impl ReadAt for File {
@@ -46,19 +36,11 @@ impl ReadAt for File {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         std::os::windows::fs::FileExt::seek_read(self, buf, offset)
     }
-
-    fn file(&self) -> Option<&File> {
-        Some(self)
-    }
 }
 
 impl<T: ReadAt + ?Sized> ReadAt for &T {
     fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
         (**self).read_at(buf, offset)
-    }
-
-    fn file(&self) -> Option<&File> {
-        (**self).file()
     }
 }
 

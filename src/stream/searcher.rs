@@ -89,7 +89,6 @@ pub struct Searcher {
     pub(super) encoding: Option<&'static Encoding>,
     pub(super) line_numbers: bool,
     pub(super) incremental: bool,
-    pub(super) memory_map: bool,
     pub(super) pool: Pool,
 }
 
@@ -104,7 +103,6 @@ impl Searcher {
             encoding: None,
             line_numbers: true,
             incremental: false,
-            memory_map: false,
             pool: Pool::default(),
         }
     }
@@ -173,19 +171,6 @@ impl Searcher {
         self
     }
 
-    /// Whether to map a large file into memory instead of reading it,
-    /// with several [`threads`](Searcher::threads) (default off): a
-    /// regular UTF-8 file of at least 4 MiB given to
-    /// [`scan_file`](Searcher::scan_file) as a `File`
-    /// ([`ReadAt::file`]) is then scanned in place, as ripgrep does, with
-    /// the same hits. But a mapped file that another process truncates
-    /// meanwhile ends the process with `SIGBUS` where a read would have
-    /// seen its end (see `stream/mapped.rs`).
-    pub fn memory_map(mut self, yes: bool) -> Searcher {
-        self.memory_map = yes;
-        self
-    }
-
     /// How many bytes to read at a time (at least 1). The buffer holds this
     /// much plus the finder's maximum IRI length and a little context.
     pub fn buffer_size(mut self, bytes: usize) -> Searcher {
@@ -201,8 +186,7 @@ impl Searcher {
     /// the hits of block k-1, while this thread reads and decodes block k+1
     /// (UTF-8 straight into its buffer; a file given to
     /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool,
-    /// each piece's UTF-8 checked as it is read, or mapped: see
-    /// [`memory_map`](Searcher::memory_map))
+    /// each piece's UTF-8 checked there as it is read)
     /// and hands the mapped hits of block k-2 to the sink. Three buffers
     /// of a block take turns, each starting with the last `max_len` + 96
     /// bytes of the one before (what a trigger near the end still needs),
@@ -288,8 +272,7 @@ impl Searcher {
     /// read at any offset — a [`File`](std::fs::File) — from its first
     /// byte. With several threads, each block is read in pieces on the pool
     /// (beside the scanning of the block before) instead of by the calling
-    /// thread alone; or, with [`memory_map`](Searcher::memory_map), a
-    /// large UTF-8 file is mapped and scanned in place.
+    /// thread alone.
     ///
     /// ```
     /// use iriscan::{Finder, Searcher};
@@ -313,7 +296,8 @@ impl Searcher {
         F: ReadAt + ?Sized,
         S: Sink,
     {
-        self.run_file(file, &mut ToSink(&mut sink))
+        let input = Positional::new(file, self.threads > 1, &self.pool);
+        self.run(input, &mut ToSink(&mut sink))
     }
 
     /// [`scan_reader_map`](Searcher::scan_reader_map) for input that can be
@@ -325,7 +309,8 @@ impl Searcher {
         M: Fn(&Hit<'_>) -> T + Sync,
         S: FnMut(T) -> io::Result<bool>,
     {
-        self.run_file(file, &mut Mapped { map, sink })
+        let input = Positional::new(file, self.threads > 1, &self.pool);
+        self.run(input, &mut Mapped { map, sink })
     }
 
     /// Like [`scan_reader`](Searcher::scan_reader), but each hit first goes
@@ -359,27 +344,6 @@ impl Searcher {
         F: FnMut(T) -> io::Result<bool>,
     {
         self.run(Sequential(reader), &mut Mapped { map, sink })
-    }
-
-    /// A file: with several threads and [`memory_map`](Searcher::memory_map),
-    /// a large regular UTF-8 file is mapped and scanned in place (see
-    /// `stream/mapped.rs`); any other is read, in pieces on the pool.
-    fn run_file<F, D>(&self, file: &F, delivery: &mut D) -> Result<Summary, D::Error>
-    where
-        F: ReadAt + ?Sized,
-        D: Delivery,
-    {
-        #[cfg(feature = "parallel")]
-        if self.threads > 1
-            && self.memory_map
-            && !self.incremental
-            && let Some(map) = crate::stream::mapped::map(file)
-            && let Some(scanned) = self.run_whole(&map, delivery)
-        {
-            return scanned;
-        }
-        let input = Positional::new(file, self.threads > 1, &self.pool);
-        self.run(input, delivery)
     }
 
     fn run<R: Fill, D: Delivery>(&self, reader: R, delivery: &mut D) -> Result<Summary, D::Error> {

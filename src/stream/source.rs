@@ -119,36 +119,6 @@ impl<R> Source<R> {
         }
     }
 
-    /// The source of an input held whole in memory (a mapped file), as
-    /// [`open`](Source::open) would make it from a reader of those bytes:
-    /// the same charset, chosen from the same first bytes; nothing read
-    /// yet is kept (see [`check`](Source::check)).
-    #[cfg(feature = "parallel")]
-    pub(super) fn whole(reader: R, input: &[u8], encoding: Option<&'static Encoding>) -> Source<R> {
-        let mut prefix = RollBuffer::default();
-        prefix.extend(&input[..input.len().min(DETECTION_PREFIX_LEN)]);
-        // A reader is known to have ended only once a read returned nothing.
-        let done = input.len() < DETECTION_PREFIX_LEN;
-        let mut source = Source::with_prefix(reader, prefix, done, input.len() as u64, encoding);
-        source.raw = RollBuffer::default();
-        source.done = false;
-        source
-    }
-
-    /// Passes the next part of an input held whole (`last`: up to its end)
-    /// through the identity transcoder, which counts its malformed
-    /// sequences (none if the part is known `valid`: whole characters of
-    /// UTF-8) and skips the BOM: the text scanned is the input itself
-    /// after the BOM.
-    #[cfg(feature = "parallel")]
-    pub(super) fn check(&mut self, part: &[u8], last: bool, valid: bool) {
-        debug_assert!(self.transcoder.is_identity());
-        if !(valid && self.transcoder.push_valid(part, last)) {
-            self.transcoder.push(part, last, &mut self.decoded);
-        }
-        self.done = last;
-    }
-
     /// Takes the next chunk of an input pushed chunk by chunk (`last`: the
     /// final one) and appends its UTF-8 to `out`, as [`fill`](Source::fill)
     /// does with what it reads.
