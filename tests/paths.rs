@@ -496,6 +496,32 @@ fn files_read_at_offsets_agree_on_a_large_input() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// Invalid UTF-8 in a file read at offsets in pieces on the pool (each
+/// piece checks its own UTF-8 as it is read): the same hits and the same
+/// count of replacements as one thread, wherever the bad bytes fall.
+#[test]
+fn invalid_utf8_in_a_file_read_in_pieces_agrees() {
+    let mut text = large_text().into_bytes();
+    for (k, at) in [5, 131_071, 131_072, 131_073, 1 << 20, (2 << 20) + 3]
+        .iter()
+        .enumerate()
+    {
+        let bad: [&[u8]; 4] = [b"\xff", b"\xe6\x9d", b"\xed\xa0\x80", b"\xc3"];
+        text.splice(at..at, bad[k % 4].iter().copied());
+    }
+    text.extend_from_slice(&"東".as_bytes()[..2]);
+    let one = Searcher::new(Finder::new()).encoding(Some(encoding_rs::UTF_8));
+    let (expected, ended) = scan_rows(|sink| one.scan_file(&text[..], sink));
+    let summary = ended.unwrap();
+    assert!(summary.replacements >= 7);
+    for threads in [2, 3] {
+        let searcher = one.clone().threads(threads);
+        let (rows, ended) = scan_rows(|sink| searcher.scan_file(&text[..], sink));
+        assert!(rows == expected, "{threads} threads");
+        assert_eq!(ended.unwrap().replacements, summary.replacements);
+    }
+}
+
 /// Input read at offsets whose reads fail from `fail_at` on.
 struct FailingFrom<'a> {
     data: &'a [u8],

@@ -347,6 +347,25 @@ impl Transcoder {
         }
     }
 
+    /// [`push`](Self::push) for UTF-8 input known to be valid, whole
+    /// characters (checked elsewhere, say in pieces on several threads):
+    /// nothing to count, the input is the output. Returns `false`, having
+    /// done nothing, unless this is the identity with no sequence left
+    /// incomplete by the chunk before; then `push` is the way.
+    pub(crate) fn push_valid(&mut self, input: &[u8], last: bool) -> bool {
+        match &self.engine {
+            Engine::Identity(errors) if errors.len == 0 && !self.finished => {}
+            _ => return false,
+        }
+        debug_assert!(std::str::from_utf8(input).is_ok());
+        self.finished = last;
+        let skip = self.bom_left.min(input.len());
+        self.bom_left -= skip;
+        self.consumed += input.len();
+        self.produced += input.len() - skip;
+        true
+    }
+
     /// How many bytes of input have been pushed (BOM included).
     pub fn input_len(&self) -> usize {
         self.consumed

@@ -5,11 +5,13 @@
 //! reads them on the pool, side by side with the scanning of the block
 //! before: the copy out of the page cache (a quarter of a parallel round on
 //! link-dense text when the reading thread did it alone) is shared by the
-//! threads like the scanning.
+//! threads like the scanning, and so is the check of its UTF-8: each
+//! piece checks its own as it is read (see [`Fill::valid_utf8`]).
 
 use std::fs::File;
 use std::io::{self, Read};
 
+use crate::chars::utf8::{incomplete_tail, is_continuation};
 use crate::stream::pool::Pool;
 
 #[cfg(feature = "parallel")]
@@ -63,6 +65,18 @@ pub(crate) trait Fill: Read {
     fn fill(&mut self, buf: &mut [u8]) -> io::Result<(usize, bool)> {
         deferred(fill_from(buf, |b| self.read(b)))
     }
+
+    /// Asks the fills to come to check their bytes' UTF-8 where they can
+    /// do it on several threads (see [`valid_utf8`](Fill::valid_utf8)).
+    fn check_utf8(&mut self) {}
+
+    /// Where the last fill's bytes are known to be whole characters of
+    /// valid UTF-8: a range of what it read (the bytes before it may
+    /// finish a character the fill before began, those after it begin
+    /// one), or `None` if that was not checked or is not so.
+    fn valid_utf8(&self) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 /// Any reader, read one read after the other.
@@ -87,6 +101,10 @@ pub(crate) struct Positional<'a, F: ?Sized> {
     parallel: bool,
     /// Where the pieces are read.
     pool: &'a Pool,
+    /// Check each piece's UTF-8 as it is read.
+    check_utf8: bool,
+    /// What the last fill found of its UTF-8 (see [`Fill::valid_utf8`]).
+    valid: Option<(usize, usize)>,
 }
 
 impl<'a, F: ReadAt + ?Sized> Positional<'a, F> {
@@ -96,6 +114,8 @@ impl<'a, F: ReadAt + ?Sized> Positional<'a, F> {
             offset: 0,
             parallel,
             pool,
+            check_utf8: false,
+            valid: None,
         }
     }
 }
@@ -109,12 +129,22 @@ impl<F: ReadAt + ?Sized> Read for Positional<'_, F> {
 }
 
 impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
+    fn check_utf8(&mut self) {
+        self.check_utf8 = true;
+    }
+
+    fn valid_utf8(&self) -> Option<(usize, usize)> {
+        self.valid
+    }
+
     fn fill(&mut self, buf: &mut [u8]) -> io::Result<(usize, bool)> {
+        self.valid = None;
         if !self.parallel || buf.len() <= READ_PIECE {
             return deferred(fill_from(buf, |b| self.read(b)));
         }
-        let (input, offset) = (self.input, self.offset);
-        let pieces: Vec<(usize, (usize, io::Result<bool>))> = self.pool.install(|| {
+        let (input, offset, check) = (self.input, self.offset, self.check_utf8);
+        type Read = (usize, (usize, io::Result<bool>), Option<(usize, usize)>);
+        let pieces: Vec<Read> = self.pool.install(|| {
             // A job a piece (see `parallel_scan::scan_window`); in order on
             // this thread without the `parallel` feature.
             #[cfg(feature = "parallel")]
@@ -130,7 +160,13 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
                         at += n as u64;
                         Ok(n)
                     });
-                    (len, read)
+                    // Checked while the bytes are at hand, on this thread.
+                    let valid = if check {
+                        whole_chars(&piece[..read.0])
+                    } else {
+                        None
+                    };
+                    (len, read, valid)
                 })
                 .collect()
         });
@@ -140,7 +176,24 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
         // counts only where a reader would have met it.
         let mut n = 0;
         let mut result = Ok(false);
-        for (len, (got, read)) in pieces {
+        // The valid UTF-8 so far, joined piece by piece: the bytes between
+        // one piece's whole characters and the next's (a character cut by
+        // the cut) are checked here.
+        let mut valid = check.then_some((0, 0));
+        for (k, (len, (got, read), whole)) in pieces.into_iter().enumerate() {
+            valid = match (valid, whole) {
+                (Some(_), Some((a, b))) if k == 0 => Some((a, b)),
+                (Some((a, end)), Some((b0, b1))) => match std::str::from_utf8(&buf[end..n + b0]) {
+                    Ok(_) => Some((a, n + b1)),
+                    // A piece of continuation bytes only, of a character
+                    // that goes on after it: the fill's incomplete tail.
+                    Err(e) if e.error_len().is_none() && b0 == got => {
+                        Some((a, end + e.valid_up_to()))
+                    }
+                    Err(_) => None,
+                },
+                _ => None,
+            };
             n += got;
             match read {
                 Ok(false) if got == len => continue,
@@ -149,9 +202,29 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
             }
             break;
         }
+        self.valid = valid;
         self.offset += n as u64;
         deferred((n, result))
     }
+}
+
+/// The whole characters of valid UTF-8 in `piece`, cut anywhere: from
+/// after the continuation bytes it starts with (the end of a character
+/// begun before it) to before the character it ends inside of; `None` if
+/// they are not valid UTF-8.
+fn whole_chars(piece: &[u8]) -> Option<(usize, usize)> {
+    let a = piece
+        .iter()
+        .take(4)
+        .take_while(|&&b| is_continuation(b))
+        .count();
+    let b = piece.len() - incomplete_tail(piece);
+    if a > 3 || a > b {
+        return None;
+    }
+    simdutf8::basic::from_utf8(&piece[a..b])
+        .is_ok()
+        .then_some((a, b))
 }
 
 /// A fill's outcome: an error after some bytes is left for the next fill.
@@ -289,6 +362,56 @@ mod tests {
         };
         let got = read_all(&input, true, 8 * READ_PIECE).unwrap();
         assert_eq!(got, expected(3 * READ_PIECE as u64));
+    }
+
+    /// With the check asked for, each fill says where its bytes are whole
+    /// characters of valid UTF-8, wherever the pieces cut them; where they
+    /// are not, it says nothing.
+    #[test]
+    fn pieces_check_their_utf8_as_they_are_read() {
+        let text = "東京 https://例え.jp/ é😀 Ωμέγα ascii\n".repeat(40_000);
+        let mut broken = text.clone().into_bytes();
+        broken[3 * READ_PIECE + 1] = 0xff;
+        let mut cut = text.clone().into_bytes();
+        cut.extend_from_slice(&"東".as_bytes()[..2]);
+        let pool = Pool::default();
+        for (input, whole) in [
+            (text.as_bytes(), true),
+            (&cut[..], true),
+            (&broken[..], false),
+        ] {
+            for block in [READ_PIECE + 1, 4 * READ_PIECE + 3, 1 << 20] {
+                let mut p = Positional::new(input, true, &pool);
+                p.check_utf8();
+                let mut buf = vec![0; block];
+                let mut seen = 0;
+                let mut said = 0;
+                loop {
+                    let (n, ended) = p.fill(&mut buf).unwrap();
+                    if let Some((a, b)) = p.valid_utf8() {
+                        said += 1;
+                        assert!(a <= 3 && b <= n && n - b <= 3, "{a} {b} {n}");
+                        assert!(std::str::from_utf8(&buf[a..b]).is_ok());
+                    } else if whole {
+                        assert!(n == 0, "a valid fill of {n} bytes at {seen} not said so");
+                    } else {
+                        let bad = 3 * READ_PIECE + 1;
+                        assert!(seen <= bad && bad < seen + n, "at {seen}");
+                    }
+                    seen += n;
+                    if ended {
+                        break;
+                    }
+                }
+                assert_eq!(seen, input.len());
+                assert!(said > 0);
+            }
+        }
+        // Without the check, or one thread: nothing is said.
+        let mut p = Positional::new(text.as_bytes(), true, &pool);
+        let mut buf = vec![0; 1 << 20];
+        p.fill(&mut buf).unwrap();
+        assert_eq!(p.valid_utf8(), None);
     }
 
     #[test]

@@ -185,7 +185,8 @@ impl Searcher {
     /// pieces (cut anywhere, the seams settled after) and locates and maps
     /// the hits of block k-1, while this thread reads and decodes block k+1
     /// (UTF-8 straight into its buffer; a file given to
-    /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool)
+    /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool,
+    /// each piece's UTF-8 checked there as it is read)
     /// and hands the mapped hits of block k-2 to the sink. Three buffers
     /// of a block take turns, each starting with the last `max_len` + 96
     /// bytes of the one before (what a trigger near the end still needs),

@@ -44,6 +44,11 @@ impl<R: Fill> Source<R> {
         };
         let mut source = Source::with_prefix(reader, raw, done, bytes, encoding);
         source.eager = eager;
+        if source.transcoder.is_identity() && !eager {
+            // UTF-8 is scanned as read: a reader that reads on several
+            // threads checks it there, not this thread after it.
+            source.reader.check_utf8();
+        }
         Ok(source)
     }
 
@@ -67,10 +72,15 @@ impl<R: Fill> Source<R> {
             out.extend(self.raw.bytes());
             self.raw = RollBuffer::default();
             let have = out.len() - start;
+            let mut valid = None;
             if !self.done && have < block && !(self.eager && have > 0) {
+                let at = out.len();
                 self.done = self.read(out, block - have)?;
+                if !self.eager {
+                    valid = self.reader.valid_utf8().map(|(a, b)| (at + a, at + b));
+                }
             }
-            self.decode_in_place(out, start);
+            self.decode_in_place(out, start, valid);
             return Ok(self.done);
         }
         let have = self.raw.len();
@@ -120,7 +130,7 @@ impl<R> Source<R> {
             out.extend(self.raw.bytes());
             self.raw = RollBuffer::default();
             out.extend(chunk);
-            self.decode_in_place(out, start);
+            self.decode_in_place(out, start, None);
         } else {
             self.raw.extend(chunk);
             self.decode_raw(out);
@@ -129,13 +139,33 @@ impl<R> Source<R> {
 
     /// Passes the UTF-8 appended to `out` from `start` on through the
     /// (identity) transcoder, which counts malformed sequences, and drops
-    /// the BOM bytes it skips.
-    fn decode_in_place(&mut self, out: &mut RollBuffer, start: usize) {
+    /// the BOM bytes it skips. The bytes in `valid` (offsets into `out`)
+    /// are whole characters of UTF-8 already checked by the reader: the
+    /// transcoder takes them as they are.
+    fn decode_in_place(
+        &mut self,
+        out: &mut RollBuffer,
+        start: usize,
+        valid: Option<(usize, usize)>,
+    ) {
         let pushed = out.len() - start;
-        let utf8 = self
-            .transcoder
-            .push(&out.bytes()[start..], self.done, &mut self.decoded)
-            .len();
+        let bytes = &out.bytes()[start..];
+        let before = self.transcoder.output_len();
+        match valid {
+            Some((a, b)) => {
+                let (a, b) = (a - start, b - start);
+                let t = &mut self.transcoder;
+                t.push(&bytes[..a], false, &mut self.decoded);
+                if !t.push_valid(&bytes[a..b], false) {
+                    t.push(&bytes[a..b], false, &mut self.decoded);
+                }
+                t.push(&bytes[b..], self.done, &mut self.decoded);
+            }
+            None => {
+                self.transcoder.push(bytes, self.done, &mut self.decoded);
+            }
+        }
+        let utf8 = self.transcoder.output_len() - before;
         if utf8 < pushed {
             out.remove(start, start + pushed - utf8);
         }
