@@ -336,9 +336,9 @@ fn ip_literal() -> String {
 }
 
 /// The regular expression of the start rule `rule` over the repertoire of
-/// `syntax`, anchored at both ends: the transcription of RFC 3987bis §2.2
-/// described in [the module docs](self), in the syntax of the `regex`
-/// crates.
+/// `syntax`, anchored at both ends: RFC 3987bis §2.2 transcribed rule by
+/// rule (the ABNF has no recursion, so it is regular), in the syntax of
+/// the `regex` crates.
 ///
 /// ```
 /// use iriscan::{grammar_regex, Rule, Syntax};
