@@ -1,11 +1,12 @@
-//! Finding one byte in a slice at the speed the slice's length calls for.
+//! Finding one byte in a slice, forwards or backwards, at the speed the
+//! slice's length calls for.
 //!
 //! `memchr` searches with vector instructions and wins on long slices, but
 //! it costs a call and some set-up. The parts of one IRI that the splitter
 //! and the host checks search (an authority, a host, a label) are mostly a
-//! few dozen bytes, where a plain loop is faster. [`find_byte`] picks one
-//! or the other by the length of the slice, and answers exactly as
-//! `iter().position` would.
+//! few dozen bytes, where a plain loop is faster. [`find_byte`] and
+//! [`rfind_byte`] pick one or the other by the length of the slice; both
+//! answer exactly as `iter().position` and `iter().rposition` would.
 
 /// Slices shorter than this are searched byte by byte: the parts of one
 /// IRI (an authority, a host) are mostly short, and for them a vector
@@ -19,6 +20,16 @@ pub(crate) fn find_byte(b: u8, s: &[u8]) -> Option<usize> {
         s.iter().position(|&x| x == b)
     } else {
         memchr::memchr(b, s)
+    }
+}
+
+/// The last `b` in `s` (memrchr, or a byte loop for a short `s`).
+#[inline]
+pub(crate) fn rfind_byte(b: u8, s: &[u8]) -> Option<usize> {
+    if s.len() < SHORT {
+        s.iter().rposition(|&x| x == b)
+    } else {
+        memchr::memrchr(b, s)
     }
 }
 
@@ -47,7 +58,9 @@ mod tests {
                     }
                 }
                 let first = s.iter().position(|&x| x == b':');
+                let last = s.iter().rposition(|&x| x == b':');
                 assert_eq!(find_byte(b':', &s), first, "{len} {at:?}");
+                assert_eq!(rfind_byte(b':', &s), last, "{len} {at:?}");
             }
         }
     }

@@ -6,6 +6,7 @@
 //! `ldap://でなければなりません`), rather than an invalid IRI.
 
 use crate::chars::ascii::{ASCII, DNS_HOST, LDH, TEXT_EXTRA, ascii_is};
+use crate::chars::byte_search::rfind_byte;
 use crate::chars::utf8::{decode_at, is_continuation};
 use crate::find::prose_chars::is_cjk;
 
@@ -42,15 +43,10 @@ pub(crate) fn is_spaceless_script(c: char) -> bool {
 /// letters and digits to a spaceless script (`www.scriptics.com参照`): the
 /// offset of the switch, where the IRI ends. `None` if there is no switch.
 pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usize> {
-    // The last label, read backward (a few bytes: a loop costs less than
-    // a search's setup); only one holding a non-ASCII byte can switch.
-    let mut label_start = end;
-    let mut non_ascii = false;
-    while label_start > start && hay[label_start - 1] != b'.' {
-        label_start -= 1;
-        non_ascii |= hay[label_start] >= 0x80;
-    }
-    if !non_ascii {
+    // Only a last label holding a non-ASCII byte can switch (its search
+    // is a byte loop for a short host, memrchr for a long one).
+    let label_start = start + rfind_byte(b'.', &hay[start..end]).map_or(0, |i| i + 1);
+    if hay[label_start..end].is_ascii() {
         return None;
     }
     let mut i = label_start;
@@ -391,6 +387,17 @@ mod tests {
         assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), Some(9));
         let h = "例え.テスト";
         assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), None);
+        // Long hosts and labels (the label is found with memrchr there).
+        let long = "a".repeat(100);
+        for (h, glued) in [
+            (format!("{long}.com参照"), Some(104)),
+            (format!("x.{long}参照"), Some(102)),
+            (format!("x.{long}"), None),
+            (format!("{long}参照.{long}"), None),
+            (format!("x.参照{long}"), None),
+        ] {
+            assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), glued, "{h}");
+        }
     }
 
     /// Only a `,` ends a DNS host; the port is the validator's (a port

@@ -17,9 +17,10 @@
 //!
 //! Each component is one *run*: the bytes of its class are stepped over,
 //! eight at a time where they are all in it, the bytes of the common
-//! non-ASCII letters (most of Latin, Greek, Cyrillic, Hebrew, Arabic,
-//! Indic, Thai, CJK, Hangul) among them; a `%` over its triplet; any other
-//! non-ASCII character after decoding it. The run stops at the
+//! non-ASCII letters (most of Latin, Greek, Cyrillic, Hebrew, Indic, Thai,
+//! CJK, Hangul) among them; a `%` over its triplet; any other non-ASCII
+//! character after decoding it (Arabic's U+0600–063F after a glance at its
+//! second byte). The run stops at the
 //! first byte it cannot step over, and that byte must be one of the
 //! delimiters that may end the component (`?` or `#` after a path, `#`
 //! after a query, the end of the string after a fragment); anything else is
@@ -111,9 +112,12 @@ const fn bit(extra: usize, class: usize) -> u32 {
 }
 
 /// Whether byte `x` may be part of a *common letter*: a character of
-/// U+00C0–07FF but U+061C (Latin letters with diacritics, Greek,
-/// Cyrillic, Hebrew, Arabic…), U+0800–1FFF or U+3000–D7FF (Indic scripts,
-/// Thai, kana, CJK, Hangul…). It is a continuation byte (`80`–`BF`) or the
+/// U+00C0–05FF or U+0640–07FF (Latin letters with diacritics, Greek,
+/// Cyrillic, Hebrew, most of Arabic…), U+0800–1FFF or U+3000–D7FF (Indic
+/// scripts, Thai, kana, CJK, Hangul…). (U+0600–063F, lead byte `D8`, holds
+/// U+061C, a bidi formatting character: those are checked one at a time,
+/// by a glance at their second byte in `non_ascii_len`.) It is a
+/// continuation byte (`80`–`BF`) or the
 /// lead byte of such a character: `C3`–`DF` but `D8`, `E0`, `E1`,
 /// `E3`–`ED` (a `&str` holds no surrogate, so `ED` starts U+D000–D7FF
 /// only).

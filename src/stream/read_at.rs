@@ -407,9 +407,13 @@ mod tests {
                 assert!(said > 0);
             }
         }
-        // Without the check, or one thread: nothing is said.
-        let mut p = Positional::new(text.as_bytes(), true, &pool);
+        // Without the check, or with it on one thread: nothing is said.
         let mut buf = vec![0; 1 << 20];
+        let mut p = Positional::new(text.as_bytes(), true, &pool);
+        p.fill(&mut buf).unwrap();
+        assert_eq!(p.valid_utf8(), None);
+        let mut p = Positional::new(text.as_bytes(), false, &pool);
+        p.check_utf8();
         p.fill(&mut buf).unwrap();
         assert_eq!(p.valid_utf8(), None);
     }
