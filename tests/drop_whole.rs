@@ -17,6 +17,7 @@
 use iriscan::{Finder, Kind};
 use proptest::prelude::*;
 
+use crate::extract_suites::SUITES;
 use crate::support::cases;
 
 /// Trimmed from the end of a candidate whatever precedes it (§1.3), the
@@ -253,15 +254,7 @@ fn the_oracle_sees_cuts() {
 #[test]
 fn existing_cases_have_no_cut_hits() {
     let mut checked = 0;
-    for suite in [
-        "extract.links.autolinker.json",
-        "extract.links.cmark-gfm.json",
-        "extract.links.linkify-it.json",
-        "extract.links.linkifyjs.json",
-        "extract.links.mozilla-txttohtml.json",
-        "extract.links.robinst-linkify.json",
-        "extract.links.twitter-text.json",
-    ] {
+    for suite in SUITES {
         for case in cases(suite) {
             let text = case["text"].as_str().unwrap_or_default();
             check_no_cut(text).unwrap_or_else(|e| panic!("{suite}: {e}"));

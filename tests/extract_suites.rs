@@ -13,7 +13,9 @@ use serde_json::Value;
 
 use crate::support::{cases, suite_path};
 
-const SUITES: &[&str] = &[
+/// The link-extraction suites of other projects (their provenance is in
+/// `tests/data/`), also read by the drop-whole property test.
+pub(crate) const SUITES: &[&str] = &[
     "extract.links.autolinker.json",
     "extract.links.cmark-gfm.json",
     "extract.links.linkify-it.json",

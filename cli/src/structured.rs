@@ -217,12 +217,7 @@ pub fn scan_structured<W: Write>(
         InputFormat::Mail => {
             let ended = MailScanner::new(opts.finder).scan_mbox_map(
                 &mut counting,
-                |scan| {
-                    render(
-                        scan.hits(),
-                        scan.errors().iter().map(|e| e.to_string()).collect(),
-                    )
-                },
+                |scan| render(scan.hits(), error_messages(scan.errors())),
                 &mut print,
             );
             if let Err(e) = ended {
@@ -232,12 +227,7 @@ pub fn scan_structured<W: Write>(
         InputFormat::Warc => {
             let ended = WarcScanner::new(opts.finder).scan_warc_map(
                 &mut counting,
-                |scan| {
-                    render(
-                        scan.hits(),
-                        scan.errors().iter().map(|e| e.to_string()).collect(),
-                    )
-                },
+                |scan| render(scan.hits(), error_messages(scan.errors())),
                 &mut print,
             );
             if let Err(e) = ended {
@@ -294,6 +284,11 @@ pub fn scan_structured<W: Write>(
         bytes: counting.read,
         failed,
     })
+}
+
+/// A reader's errors (a damaged message or record), as the lines reported.
+fn error_messages(errors: &[impl std::fmt::Display]) -> Vec<String> {
+    errors.iter().map(ToString::to_string).collect()
 }
 
 /// Hands hits to the printer until it says stop (`-m`, `-l`, `-q`).

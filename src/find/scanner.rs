@@ -1913,18 +1913,8 @@ impl BracketRun {
     /// (the run's scan ended at `to` as [`BracketRun`] says), remembers
     /// every unclosed bracket of the run.
     fn record(&mut self, hay: &[u8], from: usize, to: usize, read_to_end: bool) -> Option<usize> {
-        let open = &mut self.scratch;
-        open.clear();
-        for (i, &b) in hay[from..to].iter().enumerate() {
-            match b {
-                b'[' | b'{' => open.push(from + i),
-                b']' | b'}' => {
-                    open.pop();
-                }
-                _ => {}
-            }
-        }
-        let first = open.first().copied();
+        unclosed_brackets(hay, from, to, &mut self.scratch);
+        let first = self.scratch.first().copied();
         if read_to_end && first.is_some() {
             std::mem::swap(&mut self.scratch, &mut self.unclosed);
             self.from = from;
@@ -1938,7 +1928,16 @@ impl BracketRun {
 /// within it (docs/rules.md §1.2). The forward scan already ended the
 /// candidate at any closer that closes nothing, so brackets nest here.
 pub(crate) fn first_unclosed_bracket(hay: &[u8], from: usize, to: usize) -> Option<usize> {
-    let mut open: Vec<usize> = Vec::new();
+    let mut open = Vec::new();
+    unclosed_brackets(hay, from, to, &mut open);
+    open.first().copied()
+}
+
+/// Fills `open` with the `[` and `{` of `hay[from..to]` that no `]` or `}`
+/// closes within it, in order (brackets nest there: see
+/// [`first_unclosed_bracket`]).
+fn unclosed_brackets(hay: &[u8], from: usize, to: usize, open: &mut Vec<usize>) {
+    open.clear();
     for (i, &b) in hay[from..to].iter().enumerate() {
         match b {
             b'[' | b'{' => open.push(from + i),
@@ -1948,7 +1947,6 @@ pub(crate) fn first_unclosed_bracket(hay: &[u8], from: usize, to: usize) -> Opti
             _ => {}
         }
     }
-    open.first().copied()
 }
 
 /// Whether, from `q` on (before `limit`), a `>` comes before any ASCII
