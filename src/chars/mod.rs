@@ -11,9 +11,11 @@
 //!   conversions alike;
 //! - [`utf8`]: decoding one character forwards or backwards, and the length
 //!   of a sequence by its lead byte;
-//! - [`byte_search`]: finding one byte in a short or long slice.
+//! - [`byte_search`]: finding one byte in a short or long slice;
+//! - [`byte_mask`]: where given bytes sit in a short slice, as bit masks.
 
 pub(crate) mod ascii;
+pub(crate) mod byte_mask;
 pub(crate) mod byte_search;
 pub(crate) mod end_of_iri;
 pub(crate) mod ucschar;

@@ -6,6 +6,7 @@
 //! `ldap://でなければなりません`), rather than an invalid IRI.
 
 use crate::chars::ascii::{ASCII, DNS_HOST, LDH, TEXT_EXTRA, ascii_is};
+use crate::chars::byte_mask::ByteMasks;
 use crate::chars::byte_search::rfind_byte;
 use crate::chars::utf8::{decode_at, is_continuation};
 use crate::find::prose_chars::is_cjk;
@@ -179,12 +180,28 @@ pub(crate) fn check_dns_host(
             too_long: true,
         });
     }
+    if let Some(verdict) = short_ascii_host(hay, start, body_end, min_labels) {
+        debug_assert_eq!(verdict, labels_verdict(hay, start, body_end, min_labels));
+        return verdict;
+    }
+    labels_verdict(hay, start, body_end, min_labels)
+}
+
+/// [`check_dns_host`] of a name whose body (without a root dot) is
+/// `hay[start..end]`, label by label.
+fn labels_verdict(
+    hay: &[u8],
+    start: usize,
+    end: usize,
+    min_labels: usize,
+) -> Result<(), Implausible> {
+    let body = &hay[start..end];
     let Labels {
         count: labels,
         mut total,
         bad,
         last_label,
-    } = Labels::of(hay, start, body_end, true);
+    } = Labels::of(hay, start, end, true);
     if bad.is_some() {
         return Err(Implausible {
             label: bad,
@@ -196,7 +213,8 @@ pub(crate) fn check_dns_host(
     // The bound may overshoot: measure exactly before calling it too long.
     // (A host of more than 4 × 253 bytes is too long in any form: a
     // character is at most 4 bytes and at least one ASCII byte.)
-    if total - 1 > MAX_HOST_LEN && host.len() <= 4 * MAX_HOST_LEN && !host.is_ascii() {
+    // (The caller has turned away bodies of more than 4 × 253 bytes.)
+    if total - 1 > MAX_HOST_LEN && body.len() <= 4 * MAX_HOST_LEN && !body.is_ascii() {
         total = body
             .split(|&b| b == b'.')
             .map(|l| ascii_len(l).saturating_add(1))
@@ -210,6 +228,57 @@ pub(crate) fn check_dns_host(
         });
     }
     Ok(())
+}
+
+/// [`check_dns_host`] of a short ASCII name whose body (without a root
+/// dot) is `hay[start..end]`, from the masks of its dots, hyphens and
+/// underscores ([`ByteMasks`]), without a loop over its labels; `None`
+/// where it does not apply (a body of more than 63 bytes, a non-ASCII
+/// byte, a body ending with a dot), for [`labels_verdict`] to answer.
+///
+/// The answer is the label loop's, bit for bit: with `S` the label starts
+/// (bit 0 and every bit after a dot) and `E` the label ends (every bit
+/// before a dot and the last), a label is empty where a start is a dot,
+/// and starts or ends with `-` where a start or an end is a hyphen; the
+/// last label is the highest start. The rightmost bad label is the one
+/// holding the highest bad bit: the highest start at or below it. No label
+/// of 63 bytes or fewer is too long, nor is any such name.
+#[inline]
+fn short_ascii_host(
+    hay: &[u8],
+    start: usize,
+    end: usize,
+    min_labels: usize,
+) -> Option<Result<(), Implausible>> {
+    let body = &hay[start..end];
+    let n = body.len();
+    if n == 0 || n > 63 || body[n - 1] == b'.' {
+        return None;
+    }
+    let m = ByteMasks::of(hay, start, end)?;
+    if !m.ascii {
+        return None;
+    }
+    let all = (1u64 << n) - 1;
+    let starts = ((m.dots << 1) | 1) & all;
+    let ends = (m.dots >> 1) | (1 << (n - 1));
+    let highest = |x: u64| 63 - x.leading_zeros() as usize;
+    let last = highest(starts);
+    let mut bad = (starts & (m.dots | m.hyphens)) | (ends & m.hyphens);
+    if m.underscores >> last != 0 {
+        bad |= 1 << last;
+    }
+    let label = (bad != 0).then(|| start + highest(starts & ((2 << highest(bad)) - 1)));
+    let labels = m.dots.count_ones() as usize + 1;
+    Some(if label.is_some() || labels < min_labels {
+        Err(Implausible {
+            label,
+            last_label: start + last,
+            too_long: false,
+        })
+    } else {
+        Ok(())
+    })
 }
 
 /// The labels of a host name whose body (without a root dot) is
@@ -314,6 +383,42 @@ mod tests {
 
     fn dns(h: &str) -> bool {
         check_dns_host(h.as_bytes(), 0, h.len(), 1).is_ok()
+    }
+
+    /// Every host of up to eight bytes over the bytes that decide a
+    /// label's fate: the masks answer as the label loop does, error and
+    /// all.
+    #[test]
+    fn masks_judge_every_short_host_as_the_label_loop_does() {
+        let alphabet = b"a.-_";
+        let mut judged = 0;
+        for len in 1..=8u32 {
+            for mut k in 0..4usize.pow(len) {
+                let host: Vec<u8> = (0..len)
+                    .map(|_| {
+                        let b = alphabet[k % 4];
+                        k /= 4;
+                        b
+                    })
+                    .collect();
+                for min_labels in 1..=3 {
+                    if let Some(fast) = short_ascii_host(&host, 0, host.len(), min_labels) {
+                        judged += 1;
+                        assert_eq!(
+                            fast,
+                            labels_verdict(&host, 0, host.len(), min_labels),
+                            "{:?}",
+                            String::from_utf8_lossy(&host)
+                        );
+                    }
+                }
+            }
+        }
+        // Only bodies ending with a dot are left to the loop.
+        assert!(judged > 3 * 4usize.pow(8) / 2, "{judged}");
+        let long = [b'a'; 64];
+        assert_eq!(short_ascii_host(&long, 0, 64, 1), None);
+        assert_eq!(short_ascii_host("é.a".as_bytes(), 0, 4, 1), None);
     }
 
     #[test]
@@ -457,6 +562,27 @@ mod tests {
                 .unwrap_or(0);
             let b = &label.as_bytes()[..cut];
             proptest::prop_assert!(ascii_len_bound(b) <= 63 && ascii_len(b) <= 63, "{:?}", label);
+        }
+
+        #[test]
+        fn masks_judge_short_ascii_hosts_as_the_label_loop_does(
+            host in "[a\\-._0é]{1,70}",
+            min_labels in 1usize..4,
+        ) {
+            // Mostly ASCII, up to past the 63 bytes the masks take.
+            let b = host.as_bytes();
+            for (s, e) in [(0, b.len()), (1.min(b.len()), b.len())] {
+                if let Some(fast) = short_ascii_host(b, s, e, min_labels) {
+                    proptest::prop_assert_eq!(
+                        fast,
+                        labels_verdict(b, s, e, min_labels),
+                        "{:?} {}..{}",
+                        host,
+                        s,
+                        e
+                    );
+                }
+            }
         }
 
         #[test]
