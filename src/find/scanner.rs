@@ -361,6 +361,20 @@ const fn is_counted(b: u8) -> bool {
     matches!(b, b'(' | b')' | b'\'')
 }
 
+/// What a character does to a plain link ([`Scanner::plain_link`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// It belongs to the link, and is this many bytes long.
+    Go(usize),
+    /// It ends the link, in every reading.
+    End,
+    /// The full reading is needed.
+    Full,
+}
+
+/// Bytes the forward scan steps over in a host with nothing to note.
+const PLAIN_HOST: u8 = DENSE_PLAIN | DENSE_HOST;
+
 pub(crate) static DENSE: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
@@ -1067,6 +1081,26 @@ impl<'h> Scanner<'h> {
             kind,
             ctx,
         };
+        if let Some(c) = self.plain_link(&spec, state) {
+            #[cfg(debug_assertions)]
+            {
+                // The full reading agrees (it changes nothing else on a
+                // candidate it finds: no bracket run, no `www.` memo).
+                let mut full = state.clone();
+                let mut stack = std::mem::take(&mut self.stack);
+                let mut run = std::mem::take(&mut self.bracket_run);
+                let r = self.candidate_in(&spec, &mut stack, &mut run, &mut full);
+                debug_assert_eq!(
+                    r,
+                    Ok(c),
+                    "{:?}",
+                    String::from_utf8_lossy(&self.hay[start..])
+                );
+                self.stack = stack;
+                self.bracket_run = run;
+            }
+            return Some(c);
+        }
         let mut stack = std::mem::take(&mut self.stack);
         let mut run = std::mem::take(&mut self.bracket_run);
         let mut r = self.candidate_in(&spec, &mut stack, &mut run, state);
@@ -1082,6 +1116,175 @@ impl<'h> Scanner<'h> {
         self.stack = stack;
         self.bracket_run = run;
         r.ok()
+    }
+
+    /// The candidate of `spec` when it is a plain link — an ASCII host of
+    /// a DNS scheme or `www.` (letters, digits, `-`, `.`, `_`) without
+    /// user or port, then a path, query and fragment of IRI characters
+    /// and letters of any script, with `(…)` nested, up to a character
+    /// that ends it — read in one pass, without the bookkeeping
+    /// [`candidate_in`](Scanner::candidate_in) keeps for other brackets,
+    /// quotes, LEIRI characters, wrapped lines and hosts to forget. `None`
+    /// for everything else (and for a host that fails its checks), which
+    /// `candidate_in` reads; where this answers, it answers as
+    /// `candidate_in` does, step for step (a debug assertion holds it to
+    /// that in every test). Most links in mail, logs and web pages are
+    /// plain.
+    #[inline]
+    fn plain_link(&self, spec: &Spec, state: &mut ScanState) -> Option<Candidate> {
+        // The bytes read count as work whether a candidate comes of them
+        // or not: the full reading that follows reads them again (see
+        // `plain_link_read`).
+        let (c, read) = match self.plain_link_read(spec) {
+            Ok((c, read)) => (Some(c), read),
+            Err(read) => (None, read),
+        };
+        state.work += read as u64;
+        c
+    }
+
+    /// [`plain_link`](Scanner::plain_link), and the bytes it read — or
+    /// just those. It reads no byte the full reading would not: it reads
+    /// on only over characters the full reading reads on over too, and
+    /// stops reading a host that fails its checks, as the full reading may.
+    #[inline]
+    fn plain_link_read(&self, spec: &Spec) -> Result<(Candidate, usize), usize> {
+        let hay = self.hay;
+        let Spec {
+            start,
+            body,
+            authority,
+            dns,
+            kind,
+            ctx,
+        } = *spec;
+        if !authority || !dns {
+            return Err(0);
+        }
+        let limit = start + self.opts.max_len;
+        // What the character at `p` (not an ASCII letter, digit or other
+        // character that needs no bookkeeping) does to every reading.
+        let next = |p: usize, b: u8| -> Next {
+            if b < 0x80 {
+                let f = ASCII[b as usize];
+                // White space inside `<…>` may be a wrapped line.
+                return if f & (ascii::IRI | ascii::TEXT_EXTRA) == 0
+                    && (ctx != Context::Angle || f & ascii::SPACE == 0)
+                {
+                    Next::End
+                } else {
+                    Next::Full
+                };
+            }
+            let Some((c, n)) = decode_two_byte(hay, p)
+                .map(|c| (c, 2))
+                .or_else(|| decode_at(hay, p))
+            else {
+                return Next::End;
+            };
+            match classify(c) {
+                Class::End => Next::End,
+                Class::Iri if ctx == Context::Quote(c) => Next::End,
+                Class::Iri => Next::Go(n),
+                Class::Open | Class::Close => Next::Full,
+            }
+        };
+        // The host: ASCII bytes a DNS name holds, up to `/`, `?`, `#`
+        // or the end of the link.
+        let mut p = body;
+        let mut path = false;
+        while let Some(&b) = hay.get(p) {
+            if p >= limit {
+                return Err(p - body);
+            }
+            if b < 0x80 && DENSE[b as usize] & PLAIN_HOST == PLAIN_HOST {
+                p += 1;
+                continue;
+            }
+            if matches!(b, b'/' | b'?' | b'#') {
+                path = true;
+            } else if b != b')' && next(p, b) != Next::End {
+                // A port, a user, a letter of another script (an IDN)…
+                return Err(p - body);
+            }
+            break;
+        }
+        let auth_end = p;
+        let min_labels = if kind == Kind::Www { 3 } else { 1 };
+        let host_ok = |end: usize| check_dns_host(hay, body, end, min_labels).is_ok();
+        // A host that fails is checked before the path is read: the full
+        // reading may then stop at the host (`http://a.com_?http://a.com_?…`
+        // would otherwise be read to the maximum length, trigger after
+        // trigger).
+        if path && !host_ok(auth_end) {
+            return Err(2 * (p - body));
+        }
+        // The path, query and fragment.
+        let (mut depth, mut hash) = (0usize, false);
+        if path {
+            loop {
+                p = plain_run(hay, p, limit.min(hay.len()));
+                let Some(&b) = hay.get(p) else { break };
+                if p >= limit {
+                    return Err(p - body);
+                }
+                p += match b {
+                    b'(' => {
+                        depth += 1;
+                        1
+                    }
+                    b')' if depth == 0 => break,
+                    b')' => {
+                        depth -= 1;
+                        1
+                    }
+                    b'#' if hash => return Err(p - body),
+                    b'#' => {
+                        hash = true;
+                        1
+                    }
+                    b'\'' => return Err(p - body),
+                    _ if b < 0x80 && ASCII[b as usize] & ascii::IRI != 0 => 1,
+                    _ => match next(p, b) {
+                        Next::Go(n) => n,
+                        Next::End => break,
+                        Next::Full => return Err(p - body),
+                    },
+                };
+            }
+        }
+        let read = p - body;
+        let mut stack = Vec::new();
+        let mut fw = Forward {
+            stack: &mut stack,
+            quotes: 0,
+            first_leiri: usize::MAX,
+            hash,
+            wrapped: false,
+            host_start: body,
+            unclean: usize::MAX,
+            non_dns: usize::MAX,
+            host_memo: Cell::new(((usize::MAX, 0), (0, 0))),
+        };
+        let end = self.trim(body, p, &mut fw, Some(auth_end));
+        // (A host the full reading checks twice, before and after the
+        // trim, is left to it.)
+        if end <= body || (path && end < auth_end) {
+            return Err(read);
+        }
+        let read = read + end.min(auth_end) - body;
+        if !path && !host_ok(end) {
+            return Err(read);
+        }
+        let c = Candidate {
+            start,
+            end,
+            kind,
+            wrapped: false,
+            leiri: false,
+            truncated: false,
+        };
+        Ok((c, read))
     }
 
     fn candidate_in(
