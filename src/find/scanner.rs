@@ -2191,6 +2191,110 @@ fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// Pieces of text around the edges of what a plain link is: hosts
+    /// with bad labels, ports, users, brackets and quotes, a second `#`,
+    /// marks and letters of other scripts, quotes and brackets of other
+    /// scripts, characters that end an IRI, `<…>` with white space.
+    const LINK_PIECES: &[&str] = &[
+        "http://", "https://", "www.", "ftp://", "a", "Z9", ".", "-", "_", "/", "?", "#", "(", ")",
+        "'", ":", ":80", "@", " ", "\n", "<", ">", "\"", ",", ";", "!", "%41", "[", "]", "{", "}",
+        "^", "é", "東", "\u{94d}", "。", "、", "‘", "’", "「", "」", "\u{200f}", ".com",
+        "ex-ample", "-a.", "a_b", "<URL:", "\\",
+    ];
+
+    /// Pieces of hosts, good and bad.
+    const HOST_PIECES: &[&str] = &["example", ".", ".com", "-", "a", "_", "9", "xn--d1a", "é"];
+
+    /// For every `http://`, `https://`, `ftp://` and `www.` of `text`,
+    /// the plain reading, where it answers, and the full reading; returns
+    /// how many the plain reading answered.
+    fn plain_links_agree(text: &str) -> usize {
+        let hay = text.as_bytes();
+        let sc = Scanner::new(hay, Options::default());
+        let mut answered = 0;
+        for start in 0..hay.len() {
+            let rest = &hay[start..];
+            let (body, kind) = if rest.starts_with(b"www.") {
+                (start, Kind::Www)
+            } else if let Some(n) = [&b"http://"[..], b"https://", b"ftp://"]
+                .iter()
+                .find(|p| rest.starts_with(p))
+                .map(|p| p.len())
+            {
+                (start + n, Kind::Iri)
+            } else {
+                continue;
+            };
+            let spec = Spec {
+                start,
+                body,
+                authority: true,
+                dns: true,
+                kind,
+                ctx: sc.context(start),
+            };
+            if let Ok((c, _)) = sc.plain_link_read(&spec) {
+                answered += 1;
+                let (mut stack, mut run) = (Vec::new(), BracketRun::default());
+                let full = sc.candidate_in(&spec, &mut stack, &mut run, &mut ScanState::default());
+                assert_eq!(full, Ok(c), "{text:?} from {start}");
+            }
+        }
+        answered
+    }
+
+    #[test]
+    fn plain_links_are_read_as_the_full_reading_reads_them() {
+        for (text, answered) in [
+            ("see http://example.com/a/b?c=d#e. Next", 1),
+            ("(see http://example.org/wiki/Rust_(language)) and", 1),
+            ("<https://he.wikipedia.org/wiki/ירושלים>", 1),
+            ("https://hi.wikipedia.org/wiki/दिल्ली、次", 1),
+            ("www.example.com/x-", 1),
+            ("http://example.com-", 1),
+            // Left to the full reading: a port, a user, an IDN, a quote, a
+            // second `#`, a bracket, white space inside `<…>`, a bad host.
+            ("http://example.com:80/", 0),
+            ("http://user@example.com/", 0),
+            ("http://bücher.example/", 0),
+            ("http://example.com/it's", 0),
+            ("http://example.com/#a#b", 0),
+            ("http://example.com/[x]", 0),
+            ("<http://example.com/a b>", 0),
+            ("http://-a.example/", 0),
+            ("www.example/", 0),
+        ] {
+            assert_eq!(plain_links_agree(text), answered, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            cases: 2000,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        #[test]
+        fn plain_links_agree_with_the_full_reading(
+            links in proptest::collection::vec(
+                (
+                    proptest::sample::select(&LINK_PIECES[..4]),
+                    proptest::collection::vec(proptest::sample::select(HOST_PIECES), 0..5),
+                    proptest::collection::vec(proptest::sample::select(LINK_PIECES), 0..12),
+                ),
+                1..4,
+            )
+        ) {
+            // Links mostly: a trigger, a host, then anything.
+            let text: String = links
+                .iter()
+                .map(|(trigger, host, rest)| format!("{trigger}{}{}", host.concat(), rest.concat()))
+                .collect();
+            plain_links_agree(&text);
+        }
+    }
+
     /// The candidates of `text` as (kind, span text).
     fn find(text: &str) -> Vec<(Kind, String)> {
         let mut out = Vec::new();
