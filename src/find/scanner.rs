@@ -1254,19 +1254,25 @@ impl<'h> Scanner<'h> {
             }
         }
         let read = p - body;
-        let mut stack = Vec::new();
-        let mut fw = Forward {
-            stack: &mut stack,
-            quotes: 0,
-            first_leiri: usize::MAX,
-            hash,
-            wrapped: false,
-            host_start: body,
-            unclean: usize::MAX,
-            non_dns: usize::MAX,
-            host_memo: Cell::new(((usize::MAX, 0), (0, 0))),
+        // Most links end with a letter, a digit or `/`: nothing to trim.
+        let end = match hay[..p].last() {
+            Some(&b) if p > body && b.is_ascii() && !ascii_is(b, ascii::TRIM) && b != b'-' => p,
+            _ => {
+                let mut stack = Vec::new();
+                let mut fw = Forward {
+                    stack: &mut stack,
+                    quotes: 0,
+                    first_leiri: usize::MAX,
+                    hash,
+                    wrapped: false,
+                    host_start: body,
+                    unclean: usize::MAX,
+                    non_dns: usize::MAX,
+                    host_memo: Cell::new(((usize::MAX, 0), (0, 0))),
+                };
+                self.trim(body, p, &mut fw, Some(auth_end))
+            }
         };
-        let end = self.trim(body, p, &mut fw, Some(auth_end));
         // (A host the full reading checks twice, before and after the
         // trim, is left to it.)
         if end <= body || (path && end < auth_end) {
