@@ -77,7 +77,8 @@ impl ByteMasks {
             ascii: true,
         };
         let mut high = 0;
-        for at in (0..n).step_by(8) {
+        let mut at = 0;
+        while at < n {
             let from = start + at;
             let mut w = match hay.get(from..from + 8) {
                 Some(word) => u64::from_le_bytes(word.try_into().expect("eight bytes")),
@@ -95,8 +96,16 @@ impl ByteMasks {
             }
             high |= w;
             masks.dots |= gather(equal_bytes(w, b'.')) << at;
-            masks.hyphens |= gather(equal_bytes(w, b'-')) << at;
-            masks.underscores |= gather(equal_bytes(w, b'_')) << at;
+            // Hyphens and underscores are rare: gathered only if there.
+            let hyphens = equal_bytes(w, b'-');
+            if hyphens != 0 {
+                masks.hyphens |= gather(hyphens) << at;
+            }
+            let underscores = equal_bytes(w, b'_');
+            if underscores != 0 {
+                masks.underscores |= gather(underscores) << at;
+            }
+            at += 8;
         }
         masks.ascii = high & HIGH == 0;
         Some(masks)
