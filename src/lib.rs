@@ -57,6 +57,8 @@
 //! order, with its byte offsets into the original input (not into the
 //! UTF-8), its line and column; the scan ends with a [`Summary`] (the
 //! charset, the bytes read, the hits, the replacements a decoder made).
+//! A caller that needs only how many there are counts them instead
+//! ([`Searcher::count_reader`], [`Counts`]): no hit is made.
 //!
 //! # Features
 //!
@@ -133,6 +135,7 @@ pub use iri::to_uri::{MapWarning, Mapped, UriOptions, to_uri, to_uri_into};
 /// they parsed ([`MailScanner::scan_parsed`]).
 #[cfg(feature = "mail")]
 pub use mail_parser;
+pub use stream::counting::Counts;
 pub use stream::push_scanner::PushScanner;
 pub use stream::read_at::ReadAt;
 pub use stream::searcher::{DEFAULT_BUFFER_SIZE, Searcher};

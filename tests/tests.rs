@@ -26,6 +26,7 @@
 mod allocations;
 mod charset;
 mod corpus;
+mod counting;
 mod drop_whole;
 mod embedding;
 mod extract_suites;

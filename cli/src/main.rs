@@ -465,18 +465,26 @@ impl<W: Write> Run<W> {
                 } else {
                     &*searcher
                 };
-                let r = scan::scan_input(
-                    reader,
-                    name,
-                    progress,
-                    searcher,
-                    ReadMode {
-                        binary,
-                        incremental,
-                    },
-                    |hit| renderer.render(path, hit),
-                    |rendered| printer.emit(path, rendered),
-                );
+                let mode = ReadMode {
+                    binary,
+                    incremental,
+                };
+                let r = if printer.counts_only() {
+                    let mut counts = iriscan::Counts::default();
+                    let r = scan::count_input(reader, name, progress, searcher, mode, &mut counts);
+                    printer.add_counts(&counts);
+                    r
+                } else {
+                    scan::scan_input(
+                        reader,
+                        name,
+                        progress,
+                        searcher,
+                        mode,
+                        |hit| renderer.render(path, hit),
+                        |rendered| printer.emit(path, rendered),
+                    )
+                };
                 let failed = match r {
                     Ok(Scanned::Whole {
                         summary,
@@ -585,21 +593,26 @@ impl<W: Write> Run<W> {
         let one_thread = searcher.clone().threads(1);
         let decompress = self.decompress;
         let renderer = printer.renderer();
+        let counts_only = printer.counts_only();
         /// Why a file of the batch failed: it could not be opened, or read.
         enum Failed {
             Open(io::Error),
             Read(u64, io::Error),
         }
-        type Collected = Result<Scanned<(Vec<Rendered>, Summary)>, Failed>;
+        type Collected = Result<Scanned<(scan::Collected<Rendered>, Summary)>, Failed>;
         let results: Vec<Collected> = inputs
             .par_iter()
             .map(|input| {
                 let reader = input.open(decompress).map_err(Failed::Open)?;
                 let name = input.name.as_str();
                 let check = binary.check(input.walked);
-                scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
-                    renderer.render(input.path_bytes(), hit)
-                })
+                if counts_only {
+                    scan::collect_counts(reader, name, progress, &one_thread, check)
+                } else {
+                    scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
+                        renderer.render(input.path_bytes(), hit)
+                    })
+                }
                 .map_err(|e| match e {
                     InputError::Read { at, err } => Failed::Read(at, err),
                     // Collecting writes nothing.
@@ -616,17 +629,12 @@ impl<W: Write> Run<W> {
             match result {
                 Ok(Scanned::SkippedBinary { nul }) => note_skipped_binary(&input.name, nul),
                 Ok(Scanned::Whole {
-                    summary: (rendered, summary),
+                    summary: (hits, summary),
                     nul,
                     utf16,
                 }) => {
                     scanned_whole(&input.name, stats, &summary, nul, utf16);
-                    for r in rendered {
-                        if !printer.emit(input.path_bytes(), r)? {
-                            break;
-                        }
-                    }
-                    printer.end_input(input.path_bytes())?;
+                    printer.print_collected(input.path_bytes(), hits)?;
                 }
                 Err(Failed::Open(err)) => {
                     report_open(&input.name, &err);

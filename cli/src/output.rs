@@ -1,7 +1,9 @@
 //! Printing hits: plain lines, JSON Lines or counts, optionally unique.
 //!
 //! The printer receives [`Hit`]s from [`crate::scan::scan_input`]
-//! and knows nothing of how they were found. Plain output is one line per
+//! and knows nothing of how they were found; when it prints only counts
+//! that need no hit ([`HitPrinter::counts_only`]), it receives the counts
+//! of [`crate::scan::count_input`] instead. Plain output is one line per
 //! hit: `PATH:` (with several inputs), then the IRI — or the URI with
 //! `--uri` — and, for a rejected candidate (`--invalid`), its IRI (never
 //! the URI, whose mapping would hide the fault), a TAB and `invalid:
@@ -19,11 +21,13 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use iriscan::{
-    Hit, HitFilter, InputFormat, NormalizeOptions, StructuredHit, UriOptions, Warnings, normalize,
+    Counts, Hit, HitFilter, InputFormat, NormalizeOptions, StructuredHit, UriOptions, Warnings,
+    normalize,
 };
 
 use crate::json::{HitRecord, JsonPath, Place, Verdict, hit_warnings};
 use crate::progress;
+use crate::scan::Collected;
 use crate::unique::Seen;
 
 /// The shape of the output.
@@ -138,6 +142,39 @@ impl<W: Write> HitPrinter<W> {
         }
     }
 
+    /// Whether the output is only a count that no hit needs to be made
+    /// for: `--count`, and nothing that looks at a hit beyond its verdict
+    /// — not `--unique` (its key), `--match` or `--host` (its IRI),
+    /// `--deny` (its warnings), nor `-m` (which stops the scan at the Nth
+    /// hit). The input is then counted with [`Searcher::count_file`], and
+    /// the count is [`add_counts`]'s.
+    ///
+    /// [`Searcher::count_file`]: iriscan::Searcher::count_file
+    /// [`add_counts`]: HitPrinter::add_counts
+    pub fn counts_only(&self) -> bool {
+        self.s.mode == Mode::Count
+            && !self.s.unique
+            && self.s.filter.is_empty()
+            && self.s.deny.is_empty()
+            && self.s.max_count.is_none()
+    }
+
+    /// Counts the hits of the current input counted without making them
+    /// (see [`counts_only`](HitPrinter::counts_only)), as [`emit`] would
+    /// have counted them one by one: the valid ones, and the invalid ones
+    /// with `--invalid`.
+    ///
+    /// [`emit`]: HitPrinter::emit
+    pub fn add_counts(&mut self, counts: &Counts) {
+        debug_assert!(self.counts_only());
+        let shown = counts.valid + if self.s.invalid { counts.invalid } else { 0 };
+        if shown > 0 {
+            self.found = true;
+            self.count += shown;
+            self.hits += shown;
+        }
+    }
+
     /// Prints (or counts) a rendered hit of the input `path` (its bytes as
     /// printed: [`crate::walk::Input::path_bytes`]), unless it is
     /// an invalid one without `--invalid` or its key was printed already
@@ -181,6 +218,24 @@ impl<W: Write> HitPrinter<W> {
             );
         }
         Ok(self.s.max_count.is_none_or(|m| self.count < m))
+    }
+
+    /// Prints the hits of the input `path` collected before its turn
+    /// (rendered, or counted), then ends it ([`end_input`]).
+    ///
+    /// [`end_input`]: HitPrinter::end_input
+    pub fn print_collected(&mut self, path: &[u8], hits: Collected<Rendered>) -> io::Result<()> {
+        match hits {
+            Collected::Each(rendered) => {
+                for r in rendered {
+                    if !self.emit(path, r)? {
+                        break;
+                    }
+                }
+            }
+            Collected::Counted(counts) => self.add_counts(&counts),
+        }
+        self.end_input(path)
     }
 
     /// Ends the input `path`: prints its count (with `--count`) and

@@ -23,7 +23,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use iriscan::{Hit, ReadAt, Searcher, Summary};
+use iriscan::{Counts, Hit, ReadAt, Searcher, Summary};
 
 use crate::binary::{BinaryCheck, OnBinary, SNIFF_LEN, Sniffing};
 use crate::decompress::Failure;
@@ -45,6 +45,24 @@ pub enum Scanned<S> {
     },
     /// Binary (a NUL at `nul`), and skipped: nothing was scanned.
     SkippedBinary { nul: u64 },
+}
+
+impl<S> Scanned<S> {
+    /// The same outcome, with `f` applied to what a whole scan gave.
+    pub fn map<U>(self, f: impl FnOnce(S) -> U) -> Scanned<U> {
+        match self {
+            Scanned::Whole {
+                summary,
+                nul,
+                utf16,
+            } => Scanned::Whole {
+                summary: f(summary),
+                nul,
+                utf16,
+            },
+            Scanned::SkippedBinary { nul } => Scanned::SkippedBinary { nul },
+        }
+    }
 }
 
 /// How an input is read: what is done if it is binary, and whether input
@@ -158,11 +176,7 @@ impl ReadAt for TrackedFile<'_> {
 /// Streams `reader` through `searcher`: every candidate — valid and
 /// invalid, in input order — is rendered by `render` (on the searcher's
 /// threads) and handed to `emit`, which says whether to go on; stops at
-/// the first error. A regular file is looked at for a NUL first and
-/// skipped if `mode.binary` says so, then read at offsets (with several
-/// threads, in pieces on the pool); anything else — standard input, a
-/// pipe — is read as it comes (`mode.incremental`: see the module docs),
-/// and looked at as it is read.
+/// the first error. See [`scan_with`] for how the input is read.
 pub fn scan_input<T: Send>(
     reader: Reader,
     name: &str,
@@ -170,16 +184,115 @@ pub fn scan_input<T: Send>(
     searcher: &Searcher,
     mode: ReadMode,
     render: impl Fn(&Hit<'_>) -> T + Sync,
-    mut emit: impl FnMut(T) -> io::Result<bool>,
+    emit: impl FnMut(T) -> io::Result<bool>,
 ) -> Result<Scanned<Summary>, InputError> {
-    let mut output = None;
-    let sink = |t| match emit(t) {
+    let mut rendering = Render {
+        render,
+        emit,
+        output: None,
+    };
+    scan_with(reader, name, progress, searcher, mode, &mut rendering)
+}
+
+/// Counts the hits of `reader` into `counts` without making them
+/// ([`Searcher::count_file`]): what [`scan_input`] would hand on, read
+/// the same way (binary inputs, charsets, read errors), for `--count`.
+pub fn count_input(
+    reader: Reader,
+    name: &str,
+    progress: &Progress,
+    searcher: &Searcher,
+    mode: ReadMode,
+    counts: &mut Counts,
+) -> Result<Scanned<Summary>, InputError> {
+    scan_with(reader, name, progress, searcher, mode, &mut Count(counts))
+}
+
+/// What the scan of an input does with its hits: hand each one on
+/// ([`Render`]), or only count them ([`Count`]).
+pub trait Scan {
+    /// Scans a regular file, read at offsets.
+    fn file<F: ReadAt + ?Sized>(&mut self, searcher: &Searcher, file: &F) -> io::Result<Summary>;
+
+    /// Scans input read as it comes.
+    fn reader(&mut self, searcher: &Searcher, reader: impl Read) -> io::Result<Summary>;
+
+    /// The output error that stopped the scan, if one did.
+    fn output_error(&mut self) -> Option<io::Error>;
+}
+
+/// Each hit rendered by `render` on the searcher's threads, then handed
+/// to `emit`; an output error stops the scan and is kept.
+pub struct Render<R, E> {
+    render: R,
+    emit: E,
+    output: Option<io::Error>,
+}
+
+impl<T, R, E> Scan for Render<R, E>
+where
+    T: Send,
+    R: Fn(&Hit<'_>) -> T + Sync,
+    E: FnMut(T) -> io::Result<bool>,
+{
+    fn file<F: ReadAt + ?Sized>(&mut self, searcher: &Searcher, file: &F) -> io::Result<Summary> {
+        let (emit, output) = (&mut self.emit, &mut self.output);
+        searcher.scan_file_map(file, &self.render, |t| emitted(emit(t), output))
+    }
+
+    fn reader(&mut self, searcher: &Searcher, reader: impl Read) -> io::Result<Summary> {
+        let (emit, output) = (&mut self.emit, &mut self.output);
+        searcher.scan_reader_map(reader, &self.render, |t| emitted(emit(t), output))
+    }
+
+    fn output_error(&mut self) -> Option<io::Error> {
+        self.output.take()
+    }
+}
+
+/// Whether to go on after emitting: an output error is kept in `output`
+/// and stops the scan (the scan's own errors are read errors).
+#[inline]
+fn emitted(r: io::Result<bool>, output: &mut Option<io::Error>) -> io::Result<bool> {
+    match r {
         Ok(go_on) => Ok(go_on),
         Err(e) => {
-            output = Some(e);
+            *output = Some(e);
             Ok(false)
         }
-    };
+    }
+}
+
+/// The hits counted, never made (see [`count_input`]).
+pub struct Count<'c>(&'c mut Counts);
+
+impl Scan for Count<'_> {
+    fn file<F: ReadAt + ?Sized>(&mut self, searcher: &Searcher, file: &F) -> io::Result<Summary> {
+        searcher.count_file(file, self.0)
+    }
+
+    fn reader(&mut self, searcher: &Searcher, reader: impl Read) -> io::Result<Summary> {
+        searcher.count_reader(reader, self.0)
+    }
+
+    fn output_error(&mut self) -> Option<io::Error> {
+        None
+    }
+}
+
+/// Scans `reader` through `searcher` as `how` says. A regular file is
+/// looked at for a NUL first and skipped if `mode.binary` says so, then
+/// read at offsets (with several threads, in pieces on the pool); anything
+/// else — standard input, a pipe — is read as it comes
+/// (`mode.incremental`: see the module docs), and looked at as it is read.
+pub fn scan_with(
+    reader: Reader,
+    name: &str,
+    progress: &Progress,
+    searcher: &Searcher,
+    mode: ReadMode,
+    how: &mut impl Scan,
+) -> Result<Scanned<Summary>, InputError> {
     let regular = match &reader {
         Reader::File(file) => file.metadata().ok().filter(|m| m.is_file()),
         Reader::Stdin(_) | Reader::Decompressed(_) => None,
@@ -206,7 +319,7 @@ pub fn scan_input<T: Send>(
             if let (OnBinary::Skip, Some(nul)) = (mode.binary.on_binary, nul) {
                 return Ok(Scanned::SkippedBinary { nul });
             }
-            let scanned = searcher.scan_file_map(&tracked, render, sink);
+            let scanned = how.file(searcher, &tracked);
             let at = tracked.failed_at.into_inner();
             let first = tracked.head[..tracked.head.len().min(utf16_hint::PREFIX)].to_vec();
             (scanned, if at == u64::MAX { 0 } else { at }, nul, first)
@@ -232,11 +345,11 @@ pub fn scan_input<T: Send>(
             } else {
                 searcher
             };
-            let scanned = searcher.scan_reader_map(&mut reader, render, sink);
+            let scanned = how.reader(searcher, &mut reader);
             (scanned, reader.read, reader.inner.nul(), reader.first)
         }
     };
-    if let Some(e) = output {
+    if let Some(e) = how.output_error() {
         return Err(InputError::Output(e));
     }
     // A decompressed input that failed was scanned up to the failure.
@@ -302,6 +415,13 @@ fn watched(reader: Reader) -> interrupt::Watched {
     }
 }
 
+/// The hits of a whole (small) input, held until its turn to print: each
+/// one rendered, or only counted (`--count`, see [`count_input`]).
+pub enum Collected<T> {
+    Each(Vec<T>),
+    Counted(Counts),
+}
+
 /// Scans a whole (small) input into rendered hits, for inputs scanned side
 /// by side whose output must still come out in input order.
 pub fn collect_input<T: Send>(
@@ -311,7 +431,7 @@ pub fn collect_input<T: Send>(
     searcher: &Searcher,
     binary: BinaryCheck,
     render: impl Fn(&Hit<'_>) -> T + Sync,
-) -> Result<Scanned<(Vec<T>, Summary)>, InputError> {
+) -> Result<Scanned<(Collected<T>, Summary)>, InputError> {
     let mut all = Vec::new();
     let mode = ReadMode {
         binary,
@@ -321,16 +441,23 @@ pub fn collect_input<T: Send>(
         all.push(t);
         Ok(true)
     })?;
-    Ok(match scanned {
-        Scanned::Whole {
-            summary,
-            nul,
-            utf16,
-        } => Scanned::Whole {
-            summary: (all, summary),
-            nul,
-            utf16,
-        },
-        Scanned::SkippedBinary { nul } => Scanned::SkippedBinary { nul },
-    })
+    Ok(scanned.map(|summary| (Collected::Each(all), summary)))
+}
+
+/// [`collect_input`] counting the hits without making them
+/// ([`count_input`]).
+pub fn collect_counts<T>(
+    reader: Reader,
+    name: &str,
+    progress: &Progress,
+    searcher: &Searcher,
+    binary: BinaryCheck,
+) -> Result<Scanned<(Collected<T>, Summary)>, InputError> {
+    let mut counts = Counts::default();
+    let mode = ReadMode {
+        binary,
+        incremental: false,
+    };
+    let scanned = count_input(reader, name, progress, searcher, mode, &mut counts)?;
+    Ok(scanned.map(|summary| (Collected::Counted(counts), summary)))
 }

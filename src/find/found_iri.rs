@@ -117,30 +117,13 @@ impl<'h> Hit<'h> {
     /// by construction of the scanner).
     #[inline]
     pub(crate) fn new(hay: &'h [u8], c: Candidate) -> Hit<'h> {
-        let span = &hay[c.start..c.end];
-        debug_assert!(
-            std::str::from_utf8(span).is_ok(),
-            "the scanner spanned bytes that are not UTF-8: {span:?}"
-        );
-        // SAFETY: a candidate's span is valid UTF-8 by construction of the
-        // scanner, which is the only maker of `Candidate`s: it starts at a
-        // trigger it read as ASCII (a scheme's first letter, `www.`) or at
-        // the start of an e-mail local part whose bytes it read backward one
-        // ASCII byte or one `decode_before`-checked character at a time; it
-        // then extends the span forward only over ASCII bytes and characters
-        // that `decode_at` / `decode_two_byte` checked in full, and every
-        // end it settles on (trimming, the maximum length, a cut host) is
-        // the end of such a character, never inside one (a cut at the
-        // maximum length steps back over continuation bytes). So `span` is
-        // a run of whole, checked UTF-8 characters. The debug assertion
-        // above holds every test to it, the property test
-        // `hits_of_arbitrary_bytes_are_utf8` (tests/embedding.rs) among
-        // them, on bytes that are not UTF-8. This skips a second UTF-8
-        // check of every hit (8% of the time on link-dense text).
-        let text = unsafe { std::str::from_utf8_unchecked(span) };
         // Made in place with the flag: setting it on a made hit costs a
         // copy of the hit (1% of `--count` on link-dense text).
-        Hit::make(text, c, bidi_next_to(hay, c.start, c.end))
+        Hit::make(
+            candidate_text(hay, &c),
+            c,
+            bidi_next_to(hay, c.start, c.end),
+        )
     }
 
     /// Builds the hit for a candidate whose text is `text`.
@@ -151,12 +134,10 @@ impl<'h> Hit<'h> {
     /// [`Hit::of_text`], with whether a bidi override or isolate stands
     /// right next to the text.
     fn make(text: &'h str, c: Candidate, bidi_next: bool) -> Hit<'h> {
-        let verdict = with_candidate_iri(text, &c, |iri| {
-            match parse_packed(iri, Rule::Iri, Syntax::Text) {
-                Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
-                Err(e) => Verdict::Invalid(Box::new(e)),
-            }
-        });
+        let verdict = match judge(text, &c) {
+            Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
+            Err(e) => Verdict::Invalid(Box::new(e)),
+        };
         Hit {
             start: c.start,
             end: c.end,
@@ -474,6 +455,51 @@ impl<'h> Hit<'h> {
     }
 }
 
+/// The text of candidate `c` of `hay`: its span, which is valid UTF-8 by
+/// construction of the scanner.
+#[inline]
+pub(crate) fn candidate_text<'h>(hay: &'h [u8], c: &Candidate) -> &'h str {
+    let span = &hay[c.start..c.end];
+    debug_assert!(
+        std::str::from_utf8(span).is_ok(),
+        "the scanner spanned bytes that are not UTF-8: {span:?}"
+    );
+    // SAFETY: a candidate's span is valid UTF-8 by construction of the
+    // scanner, which is the only maker of `Candidate`s: it starts at a
+    // trigger it read as ASCII (a scheme's first letter, `www.`) or at
+    // the start of an e-mail local part whose bytes it read backward one
+    // ASCII byte or one `decode_before`-checked character at a time; it
+    // then extends the span forward only over ASCII bytes and characters
+    // that `decode_at` / `decode_two_byte` checked in full, and every
+    // end it settles on (trimming, the maximum length, a cut host) is
+    // the end of such a character, never inside one (a cut at the
+    // maximum length steps back over continuation bytes). So `span` is
+    // a run of whole, checked UTF-8 characters. The debug assertion
+    // above holds every test to it, the property test
+    // `hits_of_arbitrary_bytes_are_utf8` (tests/embedding.rs) among
+    // them, on bytes that are not UTF-8. This skips a second UTF-8
+    // check of every hit (8% of the time on link-dense text).
+    unsafe { std::str::from_utf8_unchecked(span) }
+}
+
+/// The validator's verdict on a candidate whose text is `text`: its IRI
+/// ([`with_candidate_iri`]) against RFC 3987bis `IRI` with the Legacy
+/// Extended IRI characters of docs/rules.md §1.2. The one judgement of a
+/// candidate: a [`Hit`] keeps it, a count ([`candidate_is_valid`]) only
+/// asks whether it is `Ok`.
+#[inline(always)]
+fn judge(text: &str, c: &Candidate) -> Result<Option<PackedComponents>, ParseError> {
+    with_candidate_iri(text, c, |iri| parse_packed(iri, Rule::Iri, Syntax::Text))
+}
+
+/// Whether the hit candidate `c` of `hay` would make is valid
+/// ([`Hit::is_valid`]), without making it: what counting needs (no
+/// place, no allocation).
+#[inline]
+pub(crate) fn candidate_is_valid(hay: &[u8], c: &Candidate) -> bool {
+    judge(candidate_text(hay, c), c).is_ok()
+}
+
 /// The IRI a candidate's text stands for: the text itself, without the
 /// white space of a `<…>` wrapped over lines, or with `http://` /
 /// `mailto:` added.
@@ -506,6 +532,7 @@ fn iri_of(text: &str, kind: Kind, wrapped: bool) -> Cow<'_, str> {
 /// Calls `f` with the IRI of a candidate whose text is `text`, built on the
 /// stack when it is not the text itself (up to [`STACK_IRI`] bytes; longer
 /// ones on the heap): validating a hit allocates nothing.
+#[inline]
 pub(crate) fn with_candidate_iri<R>(text: &str, c: &Candidate, f: impl FnOnce(&str) -> R) -> R {
     if c.kind == Kind::Iri && !c.wrapped {
         return f(text);

@@ -1,6 +1,7 @@
-//! Where located hits go: to a sink one at a time (one thread), or a
-//! window's pieces located and mapped on the pool, then handed over in
-//! input order (several threads).
+//! Where decided candidates go: placed as hits and handed to a sink one at
+//! a time (one thread), or a window's pieces located and mapped on the
+//! pool, then handed over in input order (several threads); or only
+//! judged and counted ([`Counting`](crate::stream::counting)).
 
 use std::io;
 
@@ -15,6 +16,7 @@ use crate::find::found_iri::Hit;
 use crate::find::scanner::Candidate;
 #[cfg(feature = "parallel")]
 use crate::stream::line_counter::count_region;
+use crate::stream::locating::Found;
 #[cfg(feature = "parallel")]
 use crate::stream::locating::{Lines, Mapper};
 #[cfg(feature = "parallel")]
@@ -22,12 +24,13 @@ use crate::stream::pool::Pool;
 use crate::stream::sink::Sink;
 use crate::stream::summary::Summary;
 
-/// Where located hits go: one at a time (sequential scanning), or a
+/// Where decided candidates go: one at a time (sequential scanning), or a
 /// window's pieces at once (parallel scanning), located and mapped on the
 /// pool, then delivered in order.
 pub(super) trait Delivery {
-    /// What locating a hit gives, to be delivered.
-    type Item<'h>: Send;
+    /// Whether the candidates become hits, placed in the input (lines are
+    /// counted for them when the searcher says so); a count places none.
+    const PLACES: bool = true;
 
     /// What delivering fails with; read errors are converted into it.
     type Error: From<io::Error>;
@@ -35,18 +38,19 @@ pub(super) trait Delivery {
     /// The scan begins (see [`Sink::begin`]).
     fn begin(&mut self, charset: &Charset) -> Result<bool, Self::Error>;
 
-    fn one(&mut self, hit: &Hit<'_>) -> Result<bool, Self::Error>;
+    /// Delivers one decided candidate (sequential scanning).
+    fn one(&mut self, found: Found<'_, '_, '_>) -> Result<bool, Self::Error>;
 
     /// The scan ended without an error (see [`Sink::finish`]).
     fn finish(&mut self, summary: &Summary) -> Result<(), Self::Error>;
 
     #[cfg(feature = "parallel")]
+    /// What locating a window's pieces gives, to be delivered.
+    type Located<'h>: Send;
+
+    #[cfg(feature = "parallel")]
     /// Locates (and maps) the hits of a window's pieces, on the pool.
-    fn locate<'h>(
-        &self,
-        pieces: &[Vec<Candidate>],
-        ctx: &mut Locate<'_, 'h>,
-    ) -> Vec<Vec<Self::Item<'h>>>;
+    fn locate<'h>(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, 'h>) -> Self::Located<'h>;
 
     #[cfg(feature = "parallel")]
     /// Located hits that own their data, kept from one parallel round to
@@ -60,7 +64,7 @@ pub(super) trait Delivery {
     /// delivered at once); returns whether to go on, and what was kept.
     fn keep(
         &mut self,
-        located: Vec<Vec<Self::Item<'_>>>,
+        located: Self::Located<'_>,
     ) -> Result<(bool, Option<Self::Kept>), Self::Error>;
 
     #[cfg(feature = "parallel")]
@@ -73,21 +77,23 @@ pub(super) trait Delivery {
 pub(super) struct ToSink<'s, S>(pub(super) &'s mut S);
 
 impl<S: Sink> Delivery for ToSink<'_, S> {
-    type Item<'h> = Hit<'h>;
-
     type Error = S::Error;
 
     fn begin(&mut self, charset: &Charset) -> Result<bool, S::Error> {
         self.0.begin(charset)
     }
 
-    fn one(&mut self, hit: &Hit<'_>) -> Result<bool, S::Error> {
-        self.0.matched(hit)
+    #[inline]
+    fn one(&mut self, found: Found<'_, '_, '_>) -> Result<bool, S::Error> {
+        self.0.matched(&found.hit())
     }
 
     fn finish(&mut self, summary: &Summary) -> Result<(), S::Error> {
         self.0.finish(summary)
     }
+
+    #[cfg(feature = "parallel")]
+    type Located<'h> = Vec<Vec<Hit<'h>>>;
 
     #[cfg(feature = "parallel")]
     fn locate<'h>(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, 'h>) -> Vec<Vec<Hit<'h>>> {
@@ -126,21 +132,23 @@ where
     M: Fn(&Hit<'_>) -> T + Sync,
     F: FnMut(T) -> io::Result<bool>,
 {
-    type Item<'h> = T;
-
     type Error = io::Error;
 
     fn begin(&mut self, _: &Charset) -> io::Result<bool> {
         Ok(true)
     }
 
-    fn one(&mut self, hit: &Hit<'_>) -> io::Result<bool> {
-        (self.sink)((self.map)(hit))
+    #[inline]
+    fn one(&mut self, found: Found<'_, '_, '_>) -> io::Result<bool> {
+        (self.sink)((self.map)(&found.hit()))
     }
 
     fn finish(&mut self, _: &Summary) -> io::Result<()> {
         Ok(())
     }
+
+    #[cfg(feature = "parallel")]
+    type Located<'h> = Vec<Vec<T>>;
 
     #[cfg(feature = "parallel")]
     fn locate<'h>(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, 'h>) -> Vec<Vec<T>> {

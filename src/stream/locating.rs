@@ -5,7 +5,7 @@
 use crate::charset::detect::Charset;
 
 use crate::charset::transcoder::{OffsetMapper, Transcoder};
-use crate::find::found_iri::Hit;
+use crate::find::found_iri::{Hit, candidate_is_valid};
 use crate::find::scanner::Candidate;
 use crate::stream::line_counter::LineCounter;
 
@@ -78,6 +78,34 @@ impl Lines {
         } else {
             base
         }
+    }
+}
+
+/// A candidate the scan decided, not yet a hit: a delivery that hands on
+/// hits places it ([`Found::hit`]); one that counts only judges it
+/// ([`Found::is_valid`]) and places nothing.
+pub(super) struct Found<'a, 'h, 'm> {
+    pub(super) candidate: Candidate,
+    /// The window the candidate is in, from `base` in the decoded input.
+    pub(super) window: &'h [u8],
+    pub(super) base: usize,
+    pub(super) lines: &'a mut Lines,
+    pub(super) mapper: &'a mut Mapper<'m>,
+}
+
+impl<'h> Found<'_, 'h, '_> {
+    /// The hit, placed in the input (see [`Lines::place`]).
+    #[inline]
+    pub(super) fn hit(self) -> Hit<'h> {
+        self.lines
+            .place(self.candidate, self.window, self.base, self.mapper)
+    }
+
+    /// Whether the hit would be valid ([`Hit::is_valid`]), without
+    /// making it.
+    #[inline]
+    pub(super) fn is_valid(&self) -> bool {
+        candidate_is_valid(self.window, &self.candidate)
     }
 }
 

@@ -1,8 +1,9 @@
 //! Stages 1 and 6 of the pipeline, *read* and *deliver*: inputs of any size
 //! read in bounded memory ([`Searcher`](searcher::Searcher)), on one thread
 //! or several, with line numbers, each hit handed to the caller in input
-//! order.
+//! order — or only counted ([`Counts`](counting::Counts)).
 
+pub(crate) mod counting;
 pub(crate) mod delivery;
 pub(crate) mod line_counter;
 pub(crate) mod locating;

@@ -57,7 +57,7 @@ impl Searcher {
         let mut pending: Vec<Vec<Candidate>> = Vec::new();
         let mut kept: Option<D::Kept> = None;
         let mut state = ScanState::default();
-        let mut lines = Lines::new(self.line_numbers);
+        let mut lines = Lines::new(self.counts_lines::<D>());
         let mut hits = 0u64;
         let mut peak = 0usize;
         let mut eof = fill_block(&mut source, &mut slots[1].buf, block, chunk, &mut deferred)?;
@@ -95,7 +95,7 @@ impl Searcher {
                     None => Ok(true),
                 };
                 if !matches!(flushed, Ok(true)) {
-                    return (Vec::new(), flushed);
+                    return (None, flushed);
                 }
                 let mut ctx = Locate {
                     lines: &mut lines,
@@ -104,15 +104,13 @@ impl Searcher {
                     transcoder: &source.transcoder,
                     pool: &self.pool,
                 };
-                (delivery.locate(&pending, &mut ctx), flushed)
+                (Some(delivery.locate(&pending, &mut ctx)), flushed)
             });
             state = st;
             let mut go_on = flushed?;
-            if go_on {
+            if let (true, Some(located)) = (go_on, located) {
                 hits += count(&pending);
                 (go_on, kept) = delivery.keep(located)?;
-            } else {
-                drop(located);
             }
             std::mem::swap(&mut found, &mut pending);
             if go_on && (at_end || read.is_err()) {

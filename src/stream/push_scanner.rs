@@ -235,7 +235,7 @@ impl PushScanner {
             source.push(piece, at_end, &mut self.scan.buf);
             if !self
                 .scan
-                .scan(source, at_end, &mut |hit| sink.matched(hit))?
+                .scan(source, at_end, &mut |found| sink.matched(&found.hit()))?
             {
                 return Ok(false);
             }

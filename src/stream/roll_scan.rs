@@ -1,11 +1,11 @@
 //! The scan of one thread over a roll buffer: decide every trigger the
-//! bytes at hand decide, deliver the hits in order, roll the undecided tail
-//! to the front. The [`Searcher`](crate::Searcher) fills it from a reader,
-//! the [`PushScanner`](crate::PushScanner) from pushed chunks.
+//! bytes at hand decide, deliver the candidates in order (placed as hits,
+//! or only judged when counting), roll the undecided tail to the front.
+//! The [`Searcher`](crate::Searcher) fills it from a reader, the
+//! [`PushScanner`](crate::PushScanner) from pushed chunks.
 
-use crate::find::found_iri::Hit;
 use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, Options, ScanState, Scanner};
-use crate::stream::locating::Lines;
+use crate::stream::locating::{Found, Lines};
 use crate::stream::roll_buffer::RollBuffer;
 use crate::stream::settled::Settled;
 use crate::stream::source::Source;
@@ -57,13 +57,14 @@ impl RollScan {
         }
     }
 
-    /// Hands every hit that the bytes at hand decide (all of them when
-    /// `at_end`) to `deliver`, in order; returns whether to go on.
+    /// Hands every candidate that the bytes at hand decide (all of them
+    /// when `at_end`) to `deliver`, in order, to be placed as a hit or only
+    /// judged; returns whether to go on.
     pub(super) fn scan<R, E>(
         &mut self,
         source: &Source<R>,
         at_end: bool,
-        deliver: &mut impl FnMut(&Hit<'_>) -> Result<bool, E>,
+        deliver: &mut impl FnMut(Found<'_, '_, '_>) -> Result<bool, E>,
     ) -> Result<bool, E> {
         self.peak = self.peak.max(self.buf.capacity() + source.held());
         let mut to = decided_up_to(self.buf.len(), at_end, self.margin);
@@ -77,10 +78,15 @@ impl RollScan {
             let window = self.buf.bytes();
             let (lines, hits, base) = (&mut self.lines, &mut self.hits, self.base);
             let mut mapper = source.mapper();
-            Scanner::new(window, self.opts).scan(&mut self.state, to, &mut |c| {
-                let hit = lines.place(c, window, base, &mut mapper);
+            Scanner::new(window, self.opts).scan(&mut self.state, to, &mut |candidate| {
                 *hits += 1;
-                result = deliver(&hit);
+                result = deliver(Found {
+                    candidate,
+                    window,
+                    base,
+                    lines,
+                    mapper: &mut mapper,
+                });
                 matches!(result, Ok(true))
             });
         }
