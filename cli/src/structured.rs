@@ -21,8 +21,9 @@ use iriscan::{
 };
 
 use crate::decompress::{Decompressing, Failure};
+use crate::in_order::Emit;
 use crate::interrupt;
-use crate::output::{HitPrinter, Rendered, Renderer};
+use crate::output::{Rendered, Renderer};
 use crate::progress::{self, Progress};
 use crate::scan::InputError;
 use crate::scan::{self, read_head};
@@ -69,7 +70,9 @@ pub fn choose(
         && let Ok(meta) = file.metadata()
         && meta.is_file()
     {
-        let (head, ended) = read_head(file, meta.len())?;
+        // What tells a format is in the first SNIFF_MAX bytes: no more is
+        // read (the scan reads its own head).
+        let (head, ended) = read_head(file, meta.len().min(SNIFF_MAX as u64))?;
         let head = &head[..head.len().min(SNIFF_MAX)];
         let complete = ended || head.len() as u64 >= meta.len();
         let (format, told) =
@@ -94,33 +97,6 @@ pub fn choose(
     };
     let resumed = Decompressing::resumed(Cursor::new(head).chain(stream), failure);
     Ok((format.0, format.1, Reader::Decompressed(resumed)))
-}
-
-/// Whether the regular file `input` is text by `choice` (so that it may be
-/// scanned side by side with other small files); with `auto`, its first
-/// bytes are read at an offset to tell. A file that cannot be read is
-/// left to the one-at-a-time path, which reports it.
-pub fn is_text_file(choice: FormatChoice, input: &Input) -> bool {
-    match choice {
-        FormatChoice::Given(format) => format == InputFormat::Text,
-        FormatChoice::Auto => {
-            let crate::walk::Source::File(path) = &input.source else {
-                return false;
-            };
-            let Ok(file) = std::fs::File::open(path) else {
-                return false;
-            };
-            let Ok(meta) = file.metadata() else {
-                return false;
-            };
-            let Ok((head, ended)) = read_head(&file, meta.len().min(SNIFF_MAX as u64)) else {
-                return false;
-            };
-            let head = &head[..head.len().min(SNIFF_MAX)];
-            let complete = ended || head.len() as u64 >= meta.len();
-            InputFormat::sniff(head, complete, input.file_name()) == Some(InputFormat::Text)
-        }
-    }
 }
 
 /// Announces (on standard error) a format told by the input's first
@@ -158,16 +134,17 @@ pub struct StructuredScan {
 }
 
 /// Scans `reader` as `format` (not text), handing each hit to `renderer`
-/// and `printer`; problems are reported on standard error with the
+/// and `printer` (the printer, or a record of what to print:
+/// [`crate::in_order`]); problems are reported on standard error with the
 /// input's name and their position. Returns what the scan came to, or the output's error.
-pub fn scan_structured<W: Write>(
+pub fn scan_structured(
     format: InputFormat,
     reader: Reader,
     input: &Input,
     progress: &Progress,
     opts: &StructuredOptions,
     renderer: &Renderer,
-    printer: &mut HitPrinter<W>,
+    printer: &mut impl Emit,
 ) -> io::Result<StructuredScan> {
     let (name, path) = (input.name.as_str(), input.path_bytes());
     // A decompressed input (`-z`) that fails ends early: said after the scan.
@@ -292,15 +269,15 @@ fn error_messages(errors: &[impl std::fmt::Display]) -> Vec<String> {
 }
 
 /// Hands hits to the printer until it says stop (`-m`, `-l`, `-q`).
-struct Hits<'a, W: Write> {
-    printer: &'a mut HitPrinter<W>,
+struct Hits<'a, E: Emit> {
+    printer: &'a mut E,
     path: &'a [u8],
     /// Set once the printer wants no more hits.
     stop: &'a AtomicBool,
     output: Option<io::Error>,
 }
 
-impl<W: Write> Hits<'_, W> {
+impl<E: Emit> Hits<'_, E> {
     fn emit(&mut self, rendered: Rendered) {
         if self.stop.load(Ordering::Relaxed) {
             return;

@@ -82,15 +82,30 @@ impl Input {
         }
     }
 
-    /// Whether the input is a regular file that `-z` decompresses (by its
-    /// first bytes); `false` if it cannot be read (opening it will say).
-    pub fn compressed(&self) -> bool {
-        match &self.source {
-            Source::Stdin => false,
-            Source::File(p) => fs::File::open(p)
-                .and_then(|f| decompress::file_format(&f))
-                .is_ok_and(|format| format.is_some()),
+    /// Opens a file input as [`Input::open`] does, with its size if it is
+    /// a regular file (one `fstat` of the file opened, where
+    /// [`Input::len`] looks the path up again); standard input gives `None`.
+    pub fn open_sized(&self, decompress: bool) -> io::Result<(Reader, Option<u64>)> {
+        let Source::File(p) = &self.source else {
+            return Ok((self.open(decompress)?, None));
+        };
+        let file = fs::File::open(p)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Ok(if decompress {
+                (Reader::Decompressed(Decompressing::sniffing(file)), None)
+            } else {
+                (Reader::File(file), None)
+            });
         }
+        let reader = match decompress.then(|| decompress::file_format(&file)) {
+            Some(format) => match format? {
+                Some(format) => Reader::Decompressed(Decompressing::new(file, format)),
+                None => Reader::File(file),
+            },
+            None => Reader::File(file),
+        };
+        Ok((reader, Some(meta.len())))
     }
 
     /// The name the output prints (`PATH:` prefixes, `-l`, JSON): on Unix
@@ -153,6 +168,18 @@ impl Read for Reader {
             Reader::File(f) => f.read(buf),
             Reader::Decompressed(d) => d.read(buf),
         }
+    }
+}
+
+/// The size of the only PATH argument when it is a regular file (`-` is
+/// standard input: `None`).
+pub fn lone_file_len(paths: &[OsString]) -> Option<u64> {
+    match paths {
+        [path] if path != "-" => fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len()),
+        _ => None,
     }
 }
 

@@ -1,0 +1,281 @@
+//! Inputs scanned side by side on the pool, printed in the order given.
+//!
+//! A directory holds many small inputs, each too small to split across
+//! threads: the threads scan different inputs instead (one thread each),
+//! while this thread walks on and prints what is scanned, in walk order.
+//! What printing an input would do — its hits, its end, its messages for
+//! standard error — is recorded by the thread that scans it ([`Recorder`],
+//! messages held by [`crate::progress::Held`]) and replayed here at the
+//! input's turn ([`replay`]), so that the output is byte for byte the
+//! output of one thread: the same hits, the same messages, in the same
+//! order.
+//!
+//! The inputs in flight form a window ([`Window`]): the walk runs ahead of
+//! the printing by at most its size, so memory holds a window of inputs,
+//! never the tree, and no input waits for a batch to fill or to drain.
+//! An input that is not small — standard input, a pipe, a file above
+//! [`SMALL_FILE`] — is scanned at its turn by this thread, streamed on all
+//! threads (the scans in flight run on beside it).
+
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+use std::time::Duration;
+
+use crate::output::{HitPrinter, Rendered};
+use crate::progress::{self, Held};
+use crate::stats::Stats;
+use crate::walk::{Input, WalkError};
+
+/// Files smaller than this are scanned whole, each on one thread, several
+/// at a time; larger ones are streamed, in pieces on all threads.
+pub const SMALL_FILE: u64 = 8 << 20;
+
+/// Compressed files (`-z`) smaller than this are scanned whole on one
+/// thread; their size does not say what they hold, and what they hold is
+/// kept until their turn.
+pub const SMALL_COMPRESSED_FILE: u64 = 1 << 20;
+
+/// Where a scan hands what it found: the printer itself, or a record of
+/// what to print later.
+pub trait Emit {
+    /// A hit, rendered; says whether the input's scan should go on.
+    fn emit(&mut self, path: &[u8], rendered: Rendered) -> io::Result<bool>;
+    /// The input `path` was scanned (its count is printed with `--count`).
+    fn end_input(&mut self, path: &[u8]) -> io::Result<()>;
+    /// An input was scanned, `bytes` read (for `--stats`).
+    fn scanned(&mut self, bytes: u64);
+}
+
+/// Printing as the scan goes: the printer, and the run's figures.
+pub struct Direct<'a, W: Write> {
+    pub printer: &'a mut HitPrinter<W>,
+    pub stats: &'a mut Stats,
+}
+
+impl<W: Write> Emit for Direct<'_, W> {
+    fn emit(&mut self, path: &[u8], rendered: Rendered) -> io::Result<bool> {
+        self.printer.emit(path, rendered)
+    }
+
+    fn end_input(&mut self, path: &[u8]) -> io::Result<()> {
+        self.printer.end_input(path)
+    }
+
+    fn scanned(&mut self, bytes: u64) {
+        self.stats.inputs += 1;
+        self.stats.bytes += bytes;
+    }
+}
+
+/// One thing printing an input does, recorded.
+pub enum Event {
+    Hit(Rendered),
+    /// Lines for standard error, whole.
+    Messages(Vec<u8>),
+    /// [`Emit::scanned`].
+    Scanned(u64),
+    /// [`Emit::end_input`].
+    End,
+}
+
+/// Records what printing an input would do, on the thread that scans it:
+/// its hits and, in their place between them, the messages the scan
+/// writes on this thread (held while the recorder lives).
+pub struct Recorder {
+    events: Vec<Event>,
+    held: Held,
+}
+
+impl Recorder {
+    /// Starts recording (and holding this thread's messages).
+    pub fn start() -> Recorder {
+        Recorder {
+            events: Vec::new(),
+            held: Held::start(),
+        }
+    }
+
+    /// The messages written since the last event, in their place.
+    fn messages(&mut self) {
+        let held = self.held.take();
+        if !held.is_empty() {
+            self.events.push(Event::Messages(held));
+        }
+    }
+
+    /// What was recorded (messages held are written again from here on).
+    pub fn finish(mut self) -> Vec<Event> {
+        self.messages();
+        self.events
+    }
+}
+
+impl Emit for Recorder {
+    fn emit(&mut self, _path: &[u8], rendered: Rendered) -> io::Result<bool> {
+        self.messages();
+        self.events.push(Event::Hit(rendered));
+        // Whether the printer wants more is known at the input's turn: a
+        // scan recorded goes to its end.
+        Ok(true)
+    }
+
+    fn end_input(&mut self, _path: &[u8]) -> io::Result<()> {
+        self.messages();
+        self.events.push(Event::End);
+        Ok(())
+    }
+
+    fn scanned(&mut self, bytes: u64) {
+        self.messages();
+        self.events.push(Event::Scanned(bytes));
+    }
+}
+
+/// Prints what was recorded for the input `path`, as the scan would have
+/// printed it: once the printer wants no more of the input's hits
+/// (`-m`, `-l`), the rest are dropped, as its scan would have stopped;
+/// its messages still come.
+pub fn replay<W: Write>(
+    events: Vec<Event>,
+    path: &[u8],
+    printer: &mut HitPrinter<W>,
+    stats: &mut Stats,
+) -> io::Result<()> {
+    let mut more = true;
+    for event in events {
+        match event {
+            Event::Hit(rendered) => {
+                if more {
+                    more = printer.emit(path, rendered)?;
+                }
+            }
+            Event::Messages(text) => {
+                let _ = progress::message().write_all(&text);
+            }
+            Event::Scanned(bytes) => {
+                stats.inputs += 1;
+                stats.bytes += bytes;
+            }
+            Event::End => printer.end_input(path)?,
+        }
+    }
+    Ok(())
+}
+
+/// How the scan of an input on the pool came out.
+pub enum Outcome {
+    /// Scanned, and recorded; whether the input failed (reported in the
+    /// record).
+    Recorded {
+        events: Vec<Event>,
+        failed: io::Result<bool>,
+    },
+    /// Not small: to be scanned at its turn, streamed.
+    AtItsTurn,
+}
+
+/// An input of the walk, waiting for its turn to be printed.
+pub enum Pending {
+    /// Being scanned on the pool: the input and its outcome come back.
+    OnPool(Receiver<(Input, Outcome)>),
+    /// To be scanned at its turn (not small, or nothing to gain).
+    AtItsTurn(Input),
+    /// A path the walk could not read: reported at its turn.
+    Unreadable(WalkError),
+}
+
+/// The inputs in flight, in walk order.
+pub struct Window {
+    pending: VecDeque<Pending>,
+    size: usize,
+}
+
+/// What is at the front of the window, ready for its turn.
+pub enum Turn {
+    /// Scanned on the pool: how it came out.
+    Came(Input, Outcome),
+    /// To be scanned now.
+    ScanNow(Input),
+    Unreadable(WalkError),
+}
+
+impl Window {
+    /// A window of at most `size` inputs in flight.
+    pub fn new(size: usize) -> Window {
+        Window {
+            pending: VecDeque::with_capacity(size),
+            size: size.max(1),
+        }
+    }
+
+    pub fn push(&mut self, pending: Pending) {
+        self.pending.push_back(pending);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.pending.len() >= self.size
+    }
+
+    /// The front input if its turn can be taken without waiting (an input
+    /// scanned on the pool has come back).
+    pub fn ready(&mut self) -> Option<Turn> {
+        let turn = match self.pending.front()? {
+            Pending::OnPool(rx) => match rx.try_recv() {
+                Ok((input, outcome)) => Turn::Came(input, outcome),
+                Err(TryRecvError::Empty) => return None,
+                // The scan panicked: the pool passes the panic on when
+                // its scope ends.
+                Err(TryRecvError::Disconnected) => {
+                    self.pending.pop_front();
+                    return None;
+                }
+            },
+            Pending::AtItsTurn(_) | Pending::Unreadable(_) => match self.pending.pop_front()? {
+                Pending::AtItsTurn(input) => return Some(Turn::ScanNow(input)),
+                Pending::Unreadable(e) => return Some(Turn::Unreadable(e)),
+                Pending::OnPool(_) => unreachable!("looked at above"),
+            },
+        };
+        self.pending.pop_front();
+        Some(turn)
+    }
+
+    /// The front input, once its turn can be taken; while its scan runs,
+    /// this thread works on the pool's jobs (scans further back, pieces of
+    /// the front one). `None` if the window is empty.
+    pub fn next(&mut self) -> Option<Turn> {
+        loop {
+            if self.pending.is_empty() {
+                return None;
+            }
+            if let Some(turn) = self.ready() {
+                return Some(turn);
+            }
+            let Some(Pending::OnPool(rx)) = self.pending.front() else {
+                // The front scan panicked and was dropped: the next.
+                continue;
+            };
+            if let Some(rayon::Yield::Executed) = rayon::yield_now() {
+                continue;
+            }
+            // Nothing to do here: the front's scan runs on another thread.
+            // Wait for it a little, then look for work again (its scan
+            // may give the pool pieces to share).
+            match rx.recv_timeout(Duration::from_micros(200)) {
+                Ok((input, outcome)) => {
+                    self.pending.pop_front();
+                    return Some(Turn::Came(input, outcome));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.pending.pop_front();
+                }
+            }
+        }
+    }
+}
