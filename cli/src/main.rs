@@ -304,11 +304,27 @@ fn in_order<W: Write>(
     let mut failed = false;
     let mut walk = walk.peekable();
     rayon::in_place_scope_fifo(|pool| {
+        let mut window = in_order::Window::new(threads * 8);
+        let mut ended = false;
         let mut take_turns = || -> io::Result<()> {
-            let mut window = in_order::Window::new(threads * 8);
-            let mut ended = false;
             loop {
-                // The inputs whose turn has come, the walk's next when none.
+                if printer.done() || interrupt::received().is_some() {
+                    // What was scanned is printed (after a signal too: the
+                    // scans in flight stop at their next read).
+                    over.store(true, Ordering::Relaxed);
+                    while !printer.done() {
+                        match window.next() {
+                            Some(turn @ in_order::Turn::Came(..)) => {
+                                failed |= take_turn(turn, scan, printer, binary, stats)?;
+                            }
+                            Some(_) => {}
+                            None => break,
+                        }
+                    }
+                    return Ok(());
+                }
+                // The inputs whose turn has come; the walk's next input
+                // when none has (and the window has room).
                 let turn = if ended || window.is_full() {
                     window.next()
                 } else {
@@ -317,21 +333,6 @@ fn in_order<W: Write>(
                 match turn {
                     Some(turn) => {
                         failed |= take_turn(turn, scan, printer, binary, stats)?;
-                        if printer.done() || interrupt::received().is_some() {
-                            over.store(true, Ordering::Relaxed);
-                            // What was scanned is printed (after a signal too:
-                            // the scans in flight stop at their next read).
-                            while !printer.done() {
-                                match window.next() {
-                                    Some(turn @ in_order::Turn::Came(..)) => {
-                                        failed |= take_turn(turn, scan, printer, binary, stats)?;
-                                    }
-                                    Some(_) => {}
-                                    None => break,
-                                }
-                            }
-                            return Ok(());
-                        }
                         continue;
                     }
                     None if ended => return Ok(()),
@@ -348,10 +349,12 @@ fn in_order<W: Write>(
                         continue;
                     }
                 };
-                // Standard input is read as it arrives, at its turn; so is an
-                // input alone (the last of the walk with nothing in flight):
-                // sharing it out would cost and gain nothing.
-                if matches!(input.source, walk::Source::Stdin)
+                // Standard input, a FIFO or a device named is read as it
+                // arrives, at its turn (and opened once: a FIFO's writer
+                // sees its reader go); so is an input alone (the last of
+                // the walk with nothing in flight): sharing it out would
+                // cost and gain nothing. (A walk finds regular files only.)
+                if (!input.walked && input.len().is_none())
                     || (window.is_empty() && walk.peek().is_none())
                 {
                     window.push(in_order::Pending::AtItsTurn(input));
