@@ -185,10 +185,14 @@ pub enum Pending {
     Unreadable(WalkError),
 }
 
-/// The inputs in flight, in walk order.
+/// The inputs in flight, in walk order: at most so many, and at most so
+/// many bytes of them (what they print grows with what they hold).
 pub struct Window {
-    pending: VecDeque<Pending>,
-    size: usize,
+    /// Each with its size.
+    pending: VecDeque<(Pending, u64)>,
+    bytes: u64,
+    max_inputs: usize,
+    max_bytes: u64,
 }
 
 /// What is at the front of the window, ready for its turn.
@@ -201,16 +205,27 @@ pub enum Turn {
 }
 
 impl Window {
-    /// A window of at most `size` inputs in flight.
-    pub fn new(size: usize) -> Window {
+    /// A window of at most `max_inputs` inputs and `max_bytes` bytes in
+    /// flight (one input, whatever its size, is always let in).
+    pub fn new(max_inputs: usize, max_bytes: u64) -> Window {
         Window {
-            pending: VecDeque::with_capacity(size),
-            size: size.max(1),
+            pending: VecDeque::new(),
+            bytes: 0,
+            max_inputs: max_inputs.max(1),
+            max_bytes,
         }
     }
 
-    pub fn push(&mut self, pending: Pending) {
-        self.pending.push_back(pending);
+    /// Adds an input of `size` bytes at the back.
+    pub fn push(&mut self, pending: Pending, size: u64) {
+        self.bytes += size;
+        self.pending.push_back((pending, size));
+    }
+
+    fn pop_front(&mut self) -> Option<Pending> {
+        let (pending, size) = self.pending.pop_front()?;
+        self.bytes -= size;
+        Some(pending)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -218,30 +233,30 @@ impl Window {
     }
 
     pub fn is_full(&self) -> bool {
-        self.pending.len() >= self.size
+        self.pending.len() >= self.max_inputs || self.bytes >= self.max_bytes
     }
 
     /// The front input if its turn can be taken without waiting (an input
     /// scanned on the pool has come back).
     pub fn ready(&mut self) -> Option<Turn> {
-        let turn = match self.pending.front()? {
+        let turn = match &self.pending.front()?.0 {
             Pending::OnPool(rx) => match rx.try_recv() {
                 Ok((input, outcome)) => Turn::Came(input, outcome),
                 Err(TryRecvError::Empty) => return None,
                 // The scan panicked: the pool passes the panic on when
                 // its scope ends.
                 Err(TryRecvError::Disconnected) => {
-                    self.pending.pop_front();
+                    self.pop_front();
                     return None;
                 }
             },
-            Pending::AtItsTurn(_) | Pending::Unreadable(_) => match self.pending.pop_front()? {
+            Pending::AtItsTurn(_) | Pending::Unreadable(_) => match self.pop_front()? {
                 Pending::AtItsTurn(input) => return Some(Turn::ScanNow(input)),
                 Pending::Unreadable(e) => return Some(Turn::Unreadable(e)),
                 Pending::OnPool(_) => unreachable!("looked at above"),
             },
         };
-        self.pending.pop_front();
+        self.pop_front();
         Some(turn)
     }
 
@@ -256,7 +271,7 @@ impl Window {
             if let Some(turn) = self.ready() {
                 return Some(turn);
             }
-            let Some(Pending::OnPool(rx)) = self.pending.front() else {
+            let Some((Pending::OnPool(rx), _)) = self.pending.front() else {
                 // The front scan panicked and was dropped: the next.
                 continue;
             };
@@ -268,12 +283,12 @@ impl Window {
             // may give the pool pieces to share).
             match rx.recv_timeout(Duration::from_micros(200)) {
                 Ok((input, outcome)) => {
-                    self.pending.pop_front();
+                    self.pop_front();
                     return Some(Turn::Came(input, outcome));
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.pending.pop_front();
+                    self.pop_front();
                 }
             }
         }

@@ -304,23 +304,15 @@ fn in_order<W: Write>(
     let mut failed = false;
     let mut walk = walk.peekable();
     rayon::in_place_scope_fifo(|pool| {
-        let mut window = in_order::Window::new(threads * 8);
+        let mut window = in_order::Window::new(threads * WINDOW_INPUTS, WINDOW_BYTES);
         let mut ended = false;
         let mut take_turns = || -> io::Result<()> {
             loop {
                 if printer.done() || interrupt::received().is_some() {
-                    // What was scanned is printed (after a signal too: the
-                    // scans in flight stop at their next read).
+                    // As with one thread, the inputs after the one whose
+                    // scan the signal stopped are not printed (nor
+                    // scanned, if not started).
                     over.store(true, Ordering::Relaxed);
-                    while !printer.done() {
-                        match window.next() {
-                            Some(turn @ in_order::Turn::Came(..)) => {
-                                failed |= take_turn(turn, scan, printer, binary, stats)?;
-                            }
-                            Some(_) => {}
-                            None => break,
-                        }
-                    }
                     return Ok(());
                 }
                 // The inputs whose turn has come; the walk's next input
@@ -345,7 +337,7 @@ fn in_order<W: Write>(
                 let input = match item {
                     Ok(input) => input,
                     Err(e) => {
-                        window.push(in_order::Pending::Unreadable(e));
+                        window.push(in_order::Pending::Unreadable(e), 0);
                         continue;
                     }
                 };
@@ -354,10 +346,12 @@ fn in_order<W: Write>(
                 // sees its reader go); so is an input alone (the last of
                 // the walk with nothing in flight): sharing it out would
                 // cost and gain nothing. (A walk finds regular files only.)
-                if (!input.walked && input.len().is_none())
-                    || (window.is_empty() && walk.peek().is_none())
-                {
-                    window.push(in_order::Pending::AtItsTurn(input));
+                let Some(size) = input.size else {
+                    window.push(in_order::Pending::AtItsTurn(input), 0);
+                    continue;
+                };
+                if window.is_empty() && walk.peek().is_none() {
+                    window.push(in_order::Pending::AtItsTurn(input), size);
                     continue;
                 }
                 let (send, outcome) = std::sync::mpsc::sync_channel(1);
@@ -369,7 +363,7 @@ fn in_order<W: Write>(
                     };
                     let _ = send.send((input, outcome));
                 });
-                window.push(in_order::Pending::OnPool(outcome));
+                window.push(in_order::Pending::OnPool(outcome), size);
             }
         };
         let taken = take_turns();
@@ -409,7 +403,7 @@ fn take_turn<W: Write>(
     }
     // A small file is not worth the pool's setup: scanned on one thread.
     let one_thread;
-    let scan = if input.len().is_some_and(|n| n < SMALL_TO_SPREAD) {
+    let scan = if input.size.is_some_and(|n| n < SMALL_TO_SPREAD) {
         one_thread = scan.searcher.clone().threads(1);
         &HitScan {
             searcher: &one_thread,
@@ -446,7 +440,16 @@ fn scan_apart(
     } else {
         in_order::SMALL_FILE
     };
-    if len.is_none_or(|n| n >= limit) {
+    let Some(len) = len else {
+        return in_order::Outcome::AtItsTurn;
+    };
+    // An HTML page of any size is read whole and scanned on one thread:
+    // here as well as at its turn (where it would hold up the walk).
+    let small = len < limit;
+    if !small
+        && scan.format != FormatChoice::Auto
+        && scan.format != FormatChoice::Given(InputFormat::Html)
+    {
         return in_order::Outcome::AtItsTurn;
     }
     let (format, told, reader) = match structured::choose(scan.format, input.file_name(), reader) {
@@ -459,7 +462,7 @@ fn scan_apart(
             };
         }
     };
-    if may_stop && format != InputFormat::Text {
+    if (!small && format != InputFormat::Html) || (may_stop && format != InputFormat::Text) {
         return in_order::Outcome::AtItsTurn;
     }
     let failed = scan_chosen(scan, input, (format, told, reader), binary, &mut record);
@@ -468,6 +471,12 @@ fn scan_apart(
         failed,
     }
 }
+
+/// How many inputs (for each thread) and how many bytes of them may be in
+/// flight ([`in_order::Window`]): enough that while one long scan (a large
+/// HTML page) runs, the other threads scan the inputs after it.
+const WINDOW_INPUTS: usize = 256;
+const WINDOW_BYTES: u64 = 64 << 20;
 
 /// Files smaller than this are scanned on one thread, not in pieces.
 const SMALL_TO_SPREAD: u64 = 1 << 20;

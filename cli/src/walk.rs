@@ -52,6 +52,10 @@ pub struct Input {
     /// Found by walking a directory (not named on the command line): a
     /// binary file found so is skipped (docs/rules.md §4).
     pub walked: bool,
+    /// The size of a regular file when the walk met it (`None`: standard
+    /// input, a FIFO, a device; or not known): what a scan may cost, to
+    /// share the work out. (Opening it looks again.)
+    pub size: Option<u64>,
 }
 
 impl Input {
@@ -280,7 +284,12 @@ impl Walk {
                     Ok(entry) if !entry.file_type().is_some_and(|t| t.is_file()) => {
                         return WalkState::Continue;
                     }
-                    Ok(entry) => Ok(file_input(entry.into_path(), true)),
+                    Ok(entry) => {
+                        // On the walk's threads: the size, for sharing
+                        // the scans out.
+                        let size = entry.metadata().ok().map(|m| m.len());
+                        Ok(file_input(entry.into_path(), true, size))
+                    }
                     Err(err) => Err(err),
                 };
                 // The receiver lives until the walk is over.
@@ -314,6 +323,7 @@ impl Walk {
                 name: STDIN_NAME.to_string(),
                 source: Source::Stdin,
                 walked: false,
+                size: None,
             }));
         }
         let path = PathBuf::from(arg);
@@ -323,7 +333,10 @@ impl Walk {
                 self.listed = self.list(&path).into_iter();
                 None
             }
-            Ok(_) => Some(Ok(file_input(path, false))),
+            Ok(m) => {
+                let size = m.is_file().then_some(m.len());
+                Some(Ok(file_input(path, false, size)))
+            }
             Err(err) => Some(Err(WalkError {
                 name: display(&path),
                 err,
@@ -384,11 +397,12 @@ fn walk_errors(
     out.push((path, Err(WalkError { name, err })));
 }
 
-fn file_input(path: PathBuf, walked: bool) -> Input {
+fn file_input(path: PathBuf, walked: bool, size: Option<u64>) -> Input {
     Input {
         name: display(&path),
         source: Source::File(path),
         walked,
+        size,
     }
 }
 
