@@ -294,3 +294,100 @@ impl Window {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::walk::Source;
+    use std::sync::mpsc::sync_channel;
+
+    fn input(name: &str) -> Input {
+        Input {
+            name: name.to_string(),
+            source: Source::File(name.into()),
+            walked: true,
+            size: Some(1),
+        }
+    }
+
+    fn name(turn: Option<Turn>) -> String {
+        match turn {
+            Some(Turn::Came(input, _) | Turn::ScanNow(input)) => input.name,
+            Some(Turn::Unreadable(e)) => e.name,
+            None => "none".to_string(),
+        }
+    }
+
+    #[test]
+    fn turns_come_in_walk_order_whatever_order_the_scans_end_in() {
+        let mut window = Window::new(8, 1 << 20);
+        let (first, first_done) = sync_channel(1);
+        let (second, second_done) = sync_channel(1);
+        window.push(Pending::OnPool(first_done), 1);
+        window.push(Pending::OnPool(second_done), 1);
+        window.push(Pending::AtItsTurn(input("third")), 1);
+        second.send((input("second"), Outcome::AtItsTurn)).unwrap();
+        assert!(window.ready().is_none(), "the first is not scanned yet");
+        first.send((input("first"), Outcome::AtItsTurn)).unwrap();
+        assert_eq!(name(window.next()), "first");
+        assert_eq!(name(window.ready()), "second");
+        assert_eq!(name(window.ready()), "third");
+        assert!(window.is_empty());
+        assert_eq!(name(window.next()), "none");
+    }
+
+    #[test]
+    fn the_window_is_full_at_its_inputs_or_its_bytes() {
+        let mut window = Window::new(2, 100);
+        window.push(Pending::AtItsTurn(input("a")), 10);
+        assert!(!window.is_full());
+        window.push(Pending::AtItsTurn(input("b")), 10);
+        assert!(window.is_full(), "two inputs");
+        window.ready();
+        assert!(!window.is_full());
+        window.ready();
+        // One input is let in whatever its size.
+        window.push(Pending::AtItsTurn(input("big")), 1000);
+        assert!(window.is_full(), "its bytes");
+        window.ready();
+        assert!(!window.is_full() && window.is_empty());
+    }
+
+    #[test]
+    fn a_recorder_keeps_messages_in_their_place_between_hits() {
+        use std::io::Write as _;
+        let mut record = Recorder::start();
+        let _ = write!(progress::message(), "before\n");
+        record.scanned(7);
+        let _ = write!(progress::message(), "after\n");
+        record.end_input(b"p").unwrap();
+        let events = record.finish();
+        let seen: Vec<String> = events
+            .iter()
+            .map(|e| match e {
+                Event::Hit(_) => "hit".to_string(),
+                Event::Messages(m) => String::from_utf8_lossy(m).into_owned(),
+                Event::Scanned(n) => format!("scanned {n}"),
+                Event::End => "end".to_string(),
+            })
+            .collect();
+        assert_eq!(seen, ["before\n", "scanned 7", "after\n", "end"]);
+    }
+
+    #[test]
+    fn holds_nest_and_each_keeps_its_own_messages() {
+        use std::io::Write as _;
+        let outer = Held::start();
+        let _ = write!(progress::message(), "outer 1\n");
+        {
+            // A scan run inside another on the same thread (a thread that
+            // waits on the pool takes a job).
+            let inner = Held::start();
+            let _ = write!(progress::message(), "inner\n");
+            assert_eq!(inner.take(), b"inner\n");
+        }
+        let _ = write!(progress::message(), "outer 2\n");
+        assert_eq!(outer.take(), b"outer 1\nouter 2\n");
+        assert!(outer.take().is_empty());
+    }
+}

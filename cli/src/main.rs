@@ -189,18 +189,23 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         encoding,
         base: args.base.clone(),
     };
-    // A lone small file is scanned on this thread alone, the pool this
-    // thread too: other threads would cost more to start than they could
-    // give (it is not cut into pieces).
+    // A lone small file of text or HTML is scanned on one thread (it is
+    // not cut into pieces, and those readers take no help): with the pool
+    // this thread alone, as with `-j 1`, no other thread is started for
+    // nothing. (Mail and WARC readers share their messages and records
+    // out on the pool.)
     let lone_limit = if args.search_zip {
         SMALL_COMPRESSED
     } else {
-        SMALL_TO_SPREAD
+        in_order::SMALL_FILE
     };
-    let threads = if walk::lone_file_len(&args.paths).is_some_and(|n| n < lone_limit) {
-        1
-    } else {
-        args.threads()
+    let threads = match walk::lone_file_len(&args.paths) {
+        Some(len)
+            if len < lone_limit && structured::read_on_one_thread(args.format, &args.paths[0]) =>
+        {
+            1
+        }
+        _ => args.threads(),
     };
     let mut job = Run::new(
         Job::new(args, threads, encoding, out, with_path, filter),
@@ -403,7 +408,7 @@ fn take_turn<W: Write>(
     }
     // A small file is not worth the pool's setup: scanned on one thread.
     let one_thread;
-    let scan = if input.size.is_some_and(|n| n < SMALL_TO_SPREAD) {
+    let scan = if input.size.is_some_and(|n| n < in_order::SMALL_FILE) {
         one_thread = scan.searcher.clone().threads(1);
         &HitScan {
             searcher: &one_thread,
@@ -477,9 +482,6 @@ fn scan_apart(
 /// HTML page) runs, the other threads scan the inputs after it.
 const WINDOW_INPUTS: usize = 256;
 const WINDOW_BYTES: u64 = 64 << 20;
-
-/// Files smaller than this are scanned on one thread, not in pieces.
-const SMALL_TO_SPREAD: u64 = 1 << 20;
 
 /// Compressed files smaller than this are scanned on one thread.
 const SMALL_COMPRESSED: u64 = 64 << 10;

@@ -99,6 +99,38 @@ pub fn choose(
     Ok((format.0, format.1, Reader::Decompressed(resumed)))
 }
 
+/// Whether the file at `path` is read on one thread by `choice`: text
+/// (below a size, see the caller) and HTML pages are; mail and WARC
+/// readers share their messages and records out on the pool. With
+/// `auto`, its first bytes are read to tell; a file that cannot be read
+/// says no (its scan will report it).
+pub fn read_on_one_thread(choice: FormatChoice, path: &std::ffi::OsStr) -> bool {
+    let on_one = |format| matches!(format, InputFormat::Text | InputFormat::Html);
+    match choice {
+        FormatChoice::Given(format) => on_one(format),
+        FormatChoice::Auto => {
+            let Ok(file) = std::fs::File::open(path) else {
+                return false;
+            };
+            let Ok(meta) = file.metadata() else {
+                return false;
+            };
+            let Ok((head, ended)) = read_head(&file, meta.len().min(SNIFF_MAX as u64)) else {
+                return false;
+            };
+            let head = &head[..head.len().min(SNIFF_MAX)];
+            let complete = ended || head.len() as u64 >= meta.len();
+            #[cfg(unix)]
+            let name = std::os::unix::ffi::OsStrExt::as_bytes(path);
+            #[cfg(not(unix))]
+            let name = path.to_string_lossy();
+            #[cfg(not(unix))]
+            let name = name.as_bytes();
+            InputFormat::told(head, complete, Some(name)).is_none_or(|(format, _)| on_one(format))
+        }
+    }
+}
+
 /// Announces (on standard error) a format told by the input's first
 /// lines alone, a guess, as a guessed charset is announced.
 pub fn note_guess(name: &str, format: InputFormat, told: ToldBy) {
@@ -326,5 +358,45 @@ impl<R: Read> Read for Stopping<'_, R> {
             return Ok(0);
         }
         self.inner.read(buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_html_are_read_on_one_thread_mail_and_warc_are_not() {
+        let dir = std::env::temp_dir().join(format!("iriscan-one-thread-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let text = file("a.txt", "see http://a.example/\n");
+        let html = file(
+            "b.html",
+            "<!DOCTYPE html><a href=\"http://b.example/\">b</a>",
+        );
+        let mail = file(
+            "c.eml",
+            "From: a@b.example\nSubject: s\n\nhttp://c.example/\n",
+        );
+        let warc = file("d.warc", "WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\n");
+        let auto =
+            |path: &std::path::Path| read_on_one_thread(FormatChoice::Auto, path.as_os_str());
+        assert!(auto(&text));
+        assert!(auto(&html));
+        assert!(!auto(&mail));
+        assert!(!auto(&warc));
+        let given = |format| read_on_one_thread(FormatChoice::Given(format), mail.as_os_str());
+        assert!(given(InputFormat::Text));
+        assert!(!given(InputFormat::Mail));
+        assert!(!read_on_one_thread(
+            FormatChoice::Auto,
+            dir.join("missing").as_os_str()
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
