@@ -357,9 +357,9 @@ mod tests {
     fn a_recorder_keeps_messages_in_their_place_between_hits() {
         use std::io::Write as _;
         let mut record = Recorder::start();
-        let _ = write!(progress::message(), "before\n");
+        let _ = writeln!(progress::message(), "before");
         record.scanned(7);
-        let _ = write!(progress::message(), "after\n");
+        let _ = writeln!(progress::message(), "after");
         record.end_input(b"p").unwrap();
         let events = record.finish();
         let seen: Vec<String> = events
@@ -378,15 +378,15 @@ mod tests {
     fn holds_nest_and_each_keeps_its_own_messages() {
         use std::io::Write as _;
         let outer = Held::start();
-        let _ = write!(progress::message(), "outer 1\n");
+        let _ = writeln!(progress::message(), "outer 1");
         {
             // A scan run inside another on the same thread (a thread that
             // waits on the pool takes a job).
             let inner = Held::start();
-            let _ = write!(progress::message(), "inner\n");
+            let _ = writeln!(progress::message(), "inner");
             assert_eq!(inner.take(), b"inner\n");
         }
-        let _ = write!(progress::message(), "outer 2\n");
+        let _ = writeln!(progress::message(), "outer 2");
         assert_eq!(outer.take(), b"outer 1\nouter 2\n");
         assert!(outer.take().is_empty());
     }
