@@ -11,11 +11,16 @@
 //! order.
 //!
 //! The inputs in flight form a window ([`Window`]): the walk runs ahead of
-//! the printing by at most its size, so memory holds a window of inputs,
-//! never the tree, and no input waits for a batch to fill or to drain.
-//! An input that is not small — standard input, a pipe, a file above
-//! [`SMALL_FILE`] — is scanned at its turn by this thread, streamed on all
-//! threads (the scans in flight run on beside it).
+//! the printing by at most so many inputs and bytes, so memory holds a
+//! window of inputs, never the tree, and no input waits for a batch to
+//! fill or to drain; the window is wide (hundreds of inputs) so that while
+//! one long scan runs — a large HTML page, read whole on one thread — the
+//! other threads go on with the inputs after it. Scanned at its turn by
+//! this thread instead, streamed on all threads (the scans in flight run
+//! on beside it): standard input, a FIFO, a file above [`SMALL_FILE`]
+//! (but an HTML page of any size: its reader takes no help), a mail or
+//! WARC input when the output may stop early (`-m`, `-l`, `-q`: what its
+//! reader says after the stop is not reported), and an input alone.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
