@@ -28,6 +28,10 @@ fn mixed_inputs(test: &str) -> TempDir {
     copy("mail/dovecot-014.eml", "d/c-message.eml");
     copy("mail/spamassassin-ham.mbox", "d/d-box.mbox");
     copy("warc/cc-main-2014-35-sample.warc", "d/e-archive.warc");
+    // Cut inside a record after hits: the WARC reader reports it, but not
+    // once the output stopped the scan (`-l`).
+    let warc = std::fs::read(corpus().join("warc/cc-main-2014-35-sample.warc")).unwrap();
+    dir.write("d/e-cut.warc", &warc[..30000]);
     // Read as mail by its first lines alone: a note says so.
     dir.write(
         "d/f-guessed",
@@ -108,6 +112,7 @@ fn a_walk_prints_the_same_with_any_number_of_threads() {
             "i-binary.bin: binary file skipped",
             "f-guessed: note: read as mail",
             "j-latin1.txt: warning: charset guessed",
+            "e-cut.warc: record 8 at byte 12786: the input ends inside the record",
         ] {
             assert!(
                 stderr.contains(said) || !cfg!(target_os = "linux"),
@@ -155,6 +160,9 @@ fn a_walk_that_stops_early_prints_the_same_with_any_number_of_threads() {
             args
         };
         let one = output(&dir, &args("1"));
+        if options != ["-q"] {
+            assert!(!one.1.contains("e-cut.warc"), "{options:?}: {}", one.1);
+        }
         for threads in ["2", "3"] {
             let more = output(&dir, &args(threads));
             assert!(more.0 == one.0, "{options:?}: -j {threads}: stdout differs");
