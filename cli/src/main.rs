@@ -13,6 +13,8 @@
 //! - [`scan`]: an input's bytes → hits (with line and column)
 //!   ([`scan::scan_input`], the seam where streaming and parallel readers
 //!   plug in); [`each_line`] is the `--each-line` counterpart;
+//! - [`in_order`]: with several threads, the inputs scanned side by side
+//!   on the pool and printed in input order, as one thread prints them;
 //! - [`output`] and [`line_output`]: records → plain text, JSON Lines
 //!   ([`json`]) or counts, with `--unique` in [`unique`], written to
 //!   [`stdout`] (line- or block-buffered);
@@ -29,6 +31,7 @@ mod binary;
 mod decompress;
 mod each_line;
 mod generate;
+mod in_order;
 mod interrupt;
 mod json;
 mod line_output;
@@ -50,7 +53,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::Parser;
 use encoding_rs::Encoding;
 use iriscan::{Charset, HitFilter, InputFormat, Searcher, Summary};
-use rayon::prelude::*;
 
 /// glibc's allocator serializes threads that allocate at once (rendering
 /// hits on the pool: `__lll_lock_wait_private` was a third of the time of
@@ -61,8 +63,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use crate::args::Args;
 use crate::binary::{BinaryCheck, BinaryRules, OnBinary, Sniffing};
 use crate::each_line::LineOptions;
+use crate::in_order::{Direct, Emit, Recorder};
 use crate::line_output::LinePrinter;
-use crate::output::{HitPrinter, Mode, Rendered, Settings};
+use crate::output::{HitPrinter, Mode, Renderer, Settings};
 use crate::progress::Progress;
 use crate::scan::{InputError, ReadMode, Scanned};
 use crate::stats::Stats;
@@ -188,15 +191,32 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         encoding,
         base: args.base.clone(),
     };
+    // A lone small file of text or HTML is scanned on one thread (it is
+    // not cut into pieces, and those readers take no help): with the pool
+    // this thread alone, as with `-j 1`, no other thread is started for
+    // nothing. (Mail and WARC readers share their messages and records
+    // out on the pool.)
+    let lone_limit = if args.search_zip {
+        SMALL_COMPRESSED
+    } else {
+        in_order::SMALL_FILE
+    };
+    let threads = match walk::lone_file_len(&args.paths) {
+        Some(len)
+            if len < lone_limit && structured::read_on_one_thread(args.format, &args.paths[0]) =>
+        {
+            1
+        }
+        _ => args.threads(),
+    };
     let mut job = Run::new(
-        Job::new(args, encoding, out, with_path, filter),
+        Job::new(args, threads, encoding, out, with_path, filter),
         incremental,
         args.format,
         structured,
     );
     job.decompress = args.search_zip;
     let mut stats = Stats::start();
-    let threads = args.threads();
     // `--threads N` is N threads in all, this one included: it reads the
     // input and, while it waits for the pool, works on the pool's jobs. A
     // pool of N threads beside it would make N + 1 busy threads on N
@@ -208,53 +228,46 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         .num_threads(threads)
         .use_current_thread()
         .build_global();
-    let mut failed = false;
-    let mut batch: Vec<Input> = Vec::new();
-    let mut walk = walk.peekable();
-    while let Some(item) = walk.next() {
-        if job.done() || interrupt::received().is_some() {
-            break;
+    let failed = match &mut job.job {
+        // Several threads: inputs side by side on the pool, printed in
+        // order (a single small input is scanned here on one thread).
+        Job::Hits(searcher, printer) if threads > 1 => {
+            let scan = HitScan {
+                searcher,
+                renderer: &printer.renderer(),
+                counts_only: printer.counts_only(),
+                decompress: job.decompress,
+                incremental: job.incremental,
+                format: job.format,
+                structured: &job.structured,
+                progress: &progress,
+            };
+            // With `-m`, `-l` or `-q` a scan stops early, and what a
+            // structured input's reader says after the stop is not
+            // reported: such an input is scanned at its turn.
+            let may_stop = args.max_count.is_some() || args.files_with_matches || args.quiet;
+            in_order(walk, &scan, printer, &binary, may_stop, threads, &mut stats)?
         }
-        let input = match item {
-            Ok(input) => input,
-            Err(e) => {
-                // The inputs before it first: the message comes at the
-                // input's place in the order (on a terminal, after their
-                // hits). Whether they failed does not matter: this did.
-                if !batch.is_empty() {
-                    job.batch(std::mem::take(&mut batch), &progress, &binary, &mut stats)?;
+        _ => {
+            let mut failed = false;
+            for item in walk {
+                if job.done() || interrupt::received().is_some() {
+                    break;
                 }
-                report(&e.name, &e.err);
-                failed = true;
-                continue;
+                match item {
+                    Ok(input) => {
+                        let check = binary.check(input.walked);
+                        failed |= job.input(&input, &progress, check, &mut stats)?;
+                    }
+                    Err(e) => {
+                        report(&e.name, &e.err);
+                        failed = true;
+                    }
+                }
             }
-        };
-        // Small files go side by side on the pool (rayon across files);
-        // large ones and standard input are streamed, on all threads.
-        // (Not a FIFO or a device: those are read as they arrive. Nor a
-        // compressed file: its size says nothing of what it holds.)
-        let small = matches!(&job.job, Job::Hits(..))
-            && threads > 1
-            && input.len().is_some_and(|n| n < SMALL_FILE)
-            && !(args.search_zip && input.compressed())
-            && structured::is_text_file(args.format, &input);
-        if small {
-            batch.push(input);
-            if batch.len() < threads * 8 && walk.peek().is_some() {
-                continue;
-            }
-            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary, &mut stats)?;
-            continue;
+            failed
         }
-        if !batch.is_empty() {
-            failed |= job.batch(std::mem::take(&mut batch), &progress, &binary, &mut stats)?;
-        }
-        let check = binary.check(input.walked);
-        failed |= job.input(&input, &progress, check, &mut stats)?;
-    }
-    if !batch.is_empty() && !job.done() && interrupt::received().is_none() {
-        failed |= job.batch(batch, &progress, &binary, &mut stats)?;
-    }
+    };
     progress.finish();
     if let Some(signal) = interrupt::received() {
         // What was found is written out (the scans stopped at the signal).
@@ -275,11 +288,328 @@ fn run(args: &Args) -> anyhow::Result<Status> {
     Ok(job.status(failed))
 }
 
-/// Files smaller than this are scanned whole, several at a time.
-const SMALL_FILE: u64 = 8 << 20;
+/// Scans the inputs of `walk` side by side on the pool and prints them in
+/// walk order ([`in_order`]); returns whether one failed, or the output's
+/// error.
+fn in_order<W: Write>(
+    walk: Walk,
+    scan: &HitScan<'_>,
+    printer: &mut HitPrinter<W>,
+    binary: &BinaryRules,
+    may_stop: bool,
+    threads: usize,
+    stats: &mut Stats,
+) -> io::Result<bool> {
+    let one_thread = scan.searcher.clone().threads(1);
+    let apart = HitScan {
+        searcher: &one_thread,
+        ..*scan
+    };
+    let apart = &apart;
+    // Set when the run is over before the inputs are: the scans not
+    // started yet are not started.
+    let over = &AtomicBool::new(false);
+    let mut failed = false;
+    let mut walk = walk.peekable();
+    rayon::in_place_scope_fifo(|pool| {
+        let mut window = in_order::Window::new(threads * WINDOW_INPUTS, WINDOW_BYTES);
+        let mut ended = false;
+        let mut take_turns = || -> io::Result<()> {
+            loop {
+                if printer.done() || interrupt::received().is_some() {
+                    // As with one thread, the inputs after the one whose
+                    // scan the signal stopped are not printed (nor
+                    // scanned, if not started).
+                    over.store(true, Ordering::Relaxed);
+                    return Ok(());
+                }
+                // The inputs whose turn has come; the walk's next input
+                // when none has (and the window has room).
+                let turn = if ended || window.is_full() {
+                    window.next()
+                } else {
+                    window.ready()
+                };
+                match turn {
+                    Some(turn) => {
+                        failed |= take_turn(turn, scan, printer, binary, stats)?;
+                        continue;
+                    }
+                    None if ended => return Ok(()),
+                    None => {}
+                }
+                let Some(item) = walk.next() else {
+                    ended = true;
+                    continue;
+                };
+                let input = match item {
+                    Ok(input) => input,
+                    Err(e) => {
+                        window.push(in_order::Pending::Unreadable(e), 0);
+                        continue;
+                    }
+                };
+                // Standard input, a FIFO or a device named is read as it
+                // arrives, at its turn (and opened once: a FIFO's writer
+                // sees its reader go); so is an input alone (the last of
+                // the walk with nothing in flight): sharing it out would
+                // cost and gain nothing. (A walk finds regular files only.)
+                let Some(size) = input.size else {
+                    window.push(in_order::Pending::AtItsTurn(input), 0);
+                    continue;
+                };
+                if window.is_empty() && walk.peek().is_none() {
+                    window.push(in_order::Pending::AtItsTurn(input), size);
+                    continue;
+                }
+                let (send, outcome) = std::sync::mpsc::sync_channel(1);
+                pool.spawn_fifo(move |_| {
+                    let outcome = if over.load(Ordering::Relaxed) {
+                        in_order::Outcome::AtItsTurn
+                    } else {
+                        scan_apart(apart, &input, binary.check(input.walked), may_stop)
+                    };
+                    let _ = send.send((input, outcome));
+                });
+                window.push(in_order::Pending::OnPool(outcome), size);
+            }
+        };
+        let taken = take_turns();
+        if taken.is_err() {
+            // The output failed: the scans in flight are not printed.
+            over.store(true, Ordering::Relaxed);
+        }
+        taken
+    })?;
+    Ok(failed)
+}
+
+/// Takes the turn of the input at the front of the window: prints what
+/// its scan recorded, or scans it now (streamed, on all threads); returns
+/// whether it failed.
+fn take_turn<W: Write>(
+    turn: in_order::Turn,
+    scan: &HitScan<'_>,
+    printer: &mut HitPrinter<W>,
+    binary: &BinaryRules,
+    stats: &mut Stats,
+) -> io::Result<bool> {
+    let input = match turn {
+        in_order::Turn::Came(input, in_order::Outcome::Recorded { events, failed }) => {
+            in_order::replay(events, input.path_bytes(), printer, stats)?;
+            return failed;
+        }
+        in_order::Turn::Came(input, in_order::Outcome::AtItsTurn)
+        | in_order::Turn::ScanNow(input) => input,
+        in_order::Turn::Unreadable(e) => {
+            report(&e.name, &e.err);
+            return Ok(true);
+        }
+    };
+    if interrupt::received().is_some() {
+        return Ok(false);
+    }
+    // A small file is not worth the pool's setup: scanned on one thread.
+    let one_thread;
+    let scan = if input.size.is_some_and(|n| n < in_order::SMALL_FILE) {
+        one_thread = scan.searcher.clone().threads(1);
+        &HitScan {
+            searcher: &one_thread,
+            ..*scan
+        }
+    } else {
+        scan
+    };
+    let check = binary.check(input.walked);
+    scan_hits(scan, &input, check, &mut Direct { printer, stats })
+}
+
+/// Scans a small input on this thread (one of the pool's) and records
+/// what printing it does; an input that is not small is left for its turn.
+fn scan_apart(
+    scan: &HitScan<'_>,
+    input: &Input,
+    binary: BinaryCheck,
+    may_stop: bool,
+) -> in_order::Outcome {
+    let mut record = Recorder::start();
+    let (reader, len) = match input.open_sized(scan.decompress) {
+        Ok(opened) => opened,
+        Err(e) => {
+            report_open(&input.name, &e);
+            return in_order::Outcome::Recorded {
+                events: record.finish(),
+                failed: Ok(true),
+            };
+        }
+    };
+    let limit = if matches!(reader, walk::Reader::Decompressed(_)) {
+        in_order::SMALL_COMPRESSED_FILE
+    } else {
+        in_order::SMALL_FILE
+    };
+    let Some(len) = len else {
+        return in_order::Outcome::AtItsTurn;
+    };
+    // An HTML page of any size is read whole and scanned on one thread:
+    // here as well as at its turn (where it would hold up the walk).
+    let small = len < limit;
+    if !small
+        && scan.format != FormatChoice::Auto
+        && scan.format != FormatChoice::Given(InputFormat::Html)
+    {
+        return in_order::Outcome::AtItsTurn;
+    }
+    let (format, told, reader) = match structured::choose(scan.format, input.file_name(), reader) {
+        Ok(chosen) => chosen,
+        Err(err) => {
+            report_read(&input.name, 0, &err);
+            return in_order::Outcome::Recorded {
+                events: record.finish(),
+                failed: Ok(true),
+            };
+        }
+    };
+    if (!small && format != InputFormat::Html) || (may_stop && format != InputFormat::Text) {
+        return in_order::Outcome::AtItsTurn;
+    }
+    let failed = scan_chosen(scan, input, (format, told, reader), binary, &mut record);
+    in_order::Outcome::Recorded {
+        events: record.finish(),
+        failed,
+    }
+}
+
+/// How many inputs (for each thread) and how many bytes of them may be in
+/// flight ([`in_order::Window`]): enough that while one long scan (a large
+/// HTML page) runs, the other threads scan the inputs after it.
+const WINDOW_INPUTS: usize = 256;
+const WINDOW_BYTES: u64 = 64 << 20;
 
 /// Compressed files smaller than this are scanned on one thread.
 const SMALL_COMPRESSED: u64 = 64 << 10;
+
+/// What scanning an input for hits needs, on whichever thread it runs.
+#[derive(Clone, Copy)]
+struct HitScan<'a> {
+    searcher: &'a Searcher,
+    renderer: &'a Renderer,
+    /// Only counts are printed: text is scanned without making hits
+    /// ([`HitPrinter::counts_only`]).
+    counts_only: bool,
+    /// `-z`.
+    decompress: bool,
+    /// Input read as it arrives is scanned as it arrives.
+    incremental: bool,
+    format: FormatChoice,
+    structured: &'a StructuredOptions,
+    progress: &'a Progress,
+}
+
+/// Opens `input`, tells its format and scans it, handing what it finds to
+/// `out`; returns whether the input failed (reported on standard error),
+/// or the output's error.
+fn scan_hits(
+    scan: &HitScan<'_>,
+    input: &Input,
+    binary: BinaryCheck,
+    out: &mut impl Emit,
+) -> io::Result<bool> {
+    let reader = match input.open(scan.decompress) {
+        Ok(r) => r,
+        Err(e) => {
+            report_open(&input.name, &e);
+            return Ok(true);
+        }
+    };
+    match structured::choose(scan.format, input.file_name(), reader) {
+        Ok(chosen) => scan_chosen(scan, input, chosen, binary, out),
+        Err(err) => {
+            report_read(&input.name, 0, &err);
+            Ok(true)
+        }
+    }
+}
+
+/// Scans `input`, opened and its format told ([`structured::choose`]).
+fn scan_chosen(
+    scan: &HitScan<'_>,
+    input: &Input,
+    (format, told, reader): (InputFormat, iriscan::ToldBy, walk::Reader),
+    binary: BinaryCheck,
+    out: &mut impl Emit,
+) -> io::Result<bool> {
+    let name = input.name.as_str();
+    let path = input.path_bytes();
+    let renderer = scan.renderer;
+    if messages() {
+        structured::note_guess(name, format, told);
+    }
+    if format != InputFormat::Text {
+        let scanned = structured::scan_structured(
+            format,
+            reader,
+            input,
+            scan.progress,
+            scan.structured,
+            renderer,
+            out,
+        )?;
+        out.scanned(scanned.bytes);
+        out.end_input(path)?;
+        return Ok(scanned.failed);
+    }
+    // A small compressed file (its size says nothing of what it holds)
+    // on one thread: the pipeline's setup would cost more than it gives.
+    let one_thread;
+    let searcher = if matches!(reader, walk::Reader::Decompressed(_))
+        && input.len().is_some_and(|n| n < SMALL_COMPRESSED)
+    {
+        one_thread = scan.searcher.clone().threads(1);
+        &one_thread
+    } else {
+        scan.searcher
+    };
+    let mode = ReadMode {
+        binary,
+        incremental: scan.incremental,
+    };
+    let r = if scan.counts_only {
+        let mut counts = iriscan::Counts::default();
+        let r = scan::count_input(reader, name, scan.progress, searcher, mode, &mut counts);
+        out.counts(&counts);
+        r
+    } else {
+        scan::scan_input(
+            reader,
+            name,
+            scan.progress,
+            searcher,
+            mode,
+            |hit| renderer.render(path, hit),
+            |rendered| out.emit(path, rendered),
+        )
+    };
+    let failed = match r {
+        Ok(Scanned::Whole {
+            summary,
+            nul,
+            utf16,
+        }) => {
+            out.scanned(summary.bytes);
+            warn_binary(name, nul);
+            warn_scanned(name, &summary, utf16);
+            false
+        }
+        Ok(Scanned::SkippedBinary { nul }) => {
+            note_skipped_binary(name, nul);
+            return Ok(false);
+        }
+        Err(e) => read_failed(name, e)?,
+    };
+    out.end_input(path)?;
+    Ok(failed)
+}
 
 /// What is done with each input: find hits in running text, or check each
 /// line as one IRI reference.
@@ -324,6 +654,7 @@ impl<W: Write> Job<W> {
 
     fn new(
         args: &Args,
+        threads: usize,
         encoding: Option<&'static Encoding>,
         out: W,
         with_path: bool,
@@ -374,7 +705,7 @@ impl<W: Write> Job<W> {
         };
         // Only JSON, `-n` and `--column` print line and column.
         let searcher = Searcher::new(finder)
-            .threads(args.threads())
+            .threads(threads)
             .encoding(encoding)
             .line_numbers(args.json || args.line_numbers());
         Job::Hits(searcher, HitPrinter::new(out, settings))
@@ -414,96 +745,28 @@ impl<W: Write> Run<W> {
         binary: BinaryCheck,
         stats: &mut Stats,
     ) -> io::Result<bool> {
-        let reader = match input.open(self.decompress) {
-            Ok(r) => r,
-            Err(e) => {
-                report_open(&input.name, &e);
-                return Ok(true);
-            }
-        };
-        let incremental = self.incremental;
         match &mut self.job {
             Job::Hits(searcher, printer) => {
-                let renderer = printer.renderer();
-                let name = input.name.as_str();
-                let path = input.path_bytes();
-                let (format, told, reader) =
-                    match structured::choose(self.format, input.file_name(), reader) {
-                        Ok(chosen) => chosen,
-                        Err(err) => {
-                            report_read(name, 0, &err);
-                            return Ok(true);
-                        }
-                    };
-                if messages() {
-                    structured::note_guess(name, format, told);
-                }
-                if format != InputFormat::Text {
-                    let scanned = structured::scan_structured(
-                        format,
-                        reader,
-                        input,
-                        progress,
-                        &self.structured,
-                        &renderer,
-                        printer,
-                    )?;
-                    stats.inputs += 1;
-                    stats.bytes += scanned.bytes;
-                    printer.end_input(path)?;
-                    return Ok(scanned.failed);
-                }
-                // A small compressed file (not batched: its size says
-                // nothing of what it holds) on one thread: the pipeline's
-                // setup would cost more than it gives.
-                let one_thread;
-                let searcher = if matches!(reader, walk::Reader::Decompressed(_))
-                    && input.len().is_some_and(|n| n < SMALL_COMPRESSED)
-                {
-                    one_thread = searcher.clone().threads(1);
-                    &one_thread
-                } else {
-                    &*searcher
+                let scan = HitScan {
+                    searcher,
+                    renderer: &printer.renderer(),
+                    counts_only: printer.counts_only(),
+                    decompress: self.decompress,
+                    incremental: self.incremental,
+                    format: self.format,
+                    structured: &self.structured,
+                    progress,
                 };
-                let mode = ReadMode {
-                    binary,
-                    incremental,
-                };
-                let r = if printer.counts_only() {
-                    let mut counts = iriscan::Counts::default();
-                    let r = scan::count_input(reader, name, progress, searcher, mode, &mut counts);
-                    printer.add_counts(&counts);
-                    r
-                } else {
-                    scan::scan_input(
-                        reader,
-                        name,
-                        progress,
-                        searcher,
-                        mode,
-                        |hit| renderer.render(path, hit),
-                        |rendered| printer.emit(path, rendered),
-                    )
-                };
-                let failed = match r {
-                    Ok(Scanned::Whole {
-                        summary,
-                        nul,
-                        utf16,
-                    }) => {
-                        scanned_whole(&input.name, stats, &summary, nul, utf16);
-                        false
-                    }
-                    Ok(Scanned::SkippedBinary { nul }) => {
-                        note_skipped_binary(&input.name, nul);
-                        return Ok(false);
-                    }
-                    Err(e) => read_failed(&input.name, e)?,
-                };
-                printer.end_input(path)?;
-                Ok(failed)
+                scan_hits(&scan, input, binary, &mut Direct { printer, stats })
             }
             Job::Lines(opts, encoding, printer) => {
+                let reader = match input.open(self.decompress) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        report_open(&input.name, &e);
+                        return Ok(true);
+                    }
+                };
                 if binary.on_binary == OnBinary::Skip
                     && let walk::Reader::File(file) = &reader
                     && let Ok(meta) = file.metadata()
@@ -576,78 +839,6 @@ impl<W: Write> Run<W> {
             }
         }
     }
-
-    /// Scans small files side by side on the pool, then prints them in
-    /// order (each file's hits are held until its turn, so nothing
-    /// interleaves); returns whether one failed.
-    fn batch(
-        &mut self,
-        inputs: Vec<Input>,
-        progress: &Progress,
-        binary: &BinaryRules,
-        stats: &mut Stats,
-    ) -> io::Result<bool> {
-        let Job::Hits(searcher, printer) = &mut self.job else {
-            unreachable!("only hit scans are batched")
-        };
-        let one_thread = searcher.clone().threads(1);
-        let decompress = self.decompress;
-        let renderer = printer.renderer();
-        let counts_only = printer.counts_only();
-        /// Why a file of the batch failed: it could not be opened, or read.
-        enum Failed {
-            Open(io::Error),
-            Read(u64, io::Error),
-        }
-        type Collected = Result<Scanned<(scan::Collected<Rendered>, Summary)>, Failed>;
-        let results: Vec<Collected> = inputs
-            .par_iter()
-            .map(|input| {
-                let reader = input.open(decompress).map_err(Failed::Open)?;
-                let name = input.name.as_str();
-                let check = binary.check(input.walked);
-                if counts_only {
-                    scan::collect_counts(reader, name, progress, &one_thread, check)
-                } else {
-                    scan::collect_input(reader, name, progress, &one_thread, check, |hit| {
-                        renderer.render(input.path_bytes(), hit)
-                    })
-                }
-                .map_err(|e| match e {
-                    InputError::Read { at, err } => Failed::Read(at, err),
-                    // Collecting writes nothing.
-                    InputError::Output(err) => Failed::Read(0, err),
-                })
-            })
-            .collect();
-        let mut failed = false;
-        // Printed in full also after a signal: they have been read.
-        for (input, result) in inputs.iter().zip(results) {
-            if printer.done() {
-                break;
-            }
-            match result {
-                Ok(Scanned::SkippedBinary { nul }) => note_skipped_binary(&input.name, nul),
-                Ok(Scanned::Whole {
-                    summary: (hits, summary),
-                    nul,
-                    utf16,
-                }) => {
-                    scanned_whole(&input.name, stats, &summary, nul, utf16);
-                    printer.print_collected(input.path_bytes(), hits)?;
-                }
-                Err(Failed::Open(err)) => {
-                    report_open(&input.name, &err);
-                    failed = true;
-                }
-                Err(Failed::Read(at, err)) => {
-                    report_read(&input.name, at, &err);
-                    failed = true;
-                }
-            }
-        }
-        Ok(failed)
-    }
 }
 
 impl<W: Write> Job<W> {
@@ -672,21 +863,6 @@ fn read_failed(name: &str, e: InputError) -> io::Result<bool> {
         }
         InputError::Output(output) => Err(output),
     }
-}
-
-/// An input scanned to its end, one at a time or in a batch: counted for
-/// `--stats`, and its warnings (binary, charset, malformed bytes, UTF-16).
-fn scanned_whole(
-    name: &str,
-    stats: &mut Stats,
-    summary: &Summary,
-    nul: Option<u64>,
-    utf16: Option<Utf16>,
-) {
-    stats.inputs += 1;
-    stats.bytes += summary.bytes;
-    warn_binary(name, nul);
-    warn_scanned(name, summary, utf16);
 }
 
 /// The warnings about a scanned input: its charset, malformed bytes, a

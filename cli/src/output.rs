@@ -27,7 +27,6 @@ use iriscan::{
 
 use crate::json::{HitRecord, JsonPath, Place, Verdict, hit_warnings};
 use crate::progress;
-use crate::scan::Collected;
 use crate::unique::Seen;
 
 /// The shape of the output.
@@ -218,24 +217,6 @@ impl<W: Write> HitPrinter<W> {
             );
         }
         Ok(self.s.max_count.is_none_or(|m| self.count < m))
-    }
-
-    /// Prints the hits of the input `path` collected before its turn
-    /// (rendered, or counted), then ends it ([`end_input`]).
-    ///
-    /// [`end_input`]: HitPrinter::end_input
-    pub fn print_collected(&mut self, path: &[u8], hits: Collected<Rendered>) -> io::Result<()> {
-        match hits {
-            Collected::Each(rendered) => {
-                for r in rendered {
-                    if !self.emit(path, r)? {
-                        break;
-                    }
-                }
-            }
-            Collected::Counted(counts) => self.add_counts(&counts),
-        }
-        self.end_input(path)
     }
 
     /// Ends the input `path`: prints its count (with `--count`) and

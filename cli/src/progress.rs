@@ -155,6 +155,13 @@ impl Write for Message {
 
 impl Drop for Message {
     fn drop(&mut self) {
+        if HELD.with_borrow_mut(|held| {
+            held.last_mut()
+                .map(|frame| frame.extend_from_slice(&self.0))
+                .is_some()
+        }) {
+            return;
+        }
         // A message that cannot be written must not end the run. (Standard
         // error is not locked across the call: the display's ticker draws
         // holding the bar's lock and then takes standard error's, while
@@ -162,6 +169,41 @@ impl Drop for Message {
         // could make the two wait for each other. The `switch` mutex keeps
         // our own writers in order.)
         let _ = write_clearing(RUN.get(), &mut io::stderr(), &self.0);
+    }
+}
+
+thread_local! {
+    /// The messages of the inputs this thread is scanning for
+    /// [`crate::in_order`], innermost last (a thread waiting on the pool
+    /// may scan another input inside the first: see [`Held`]).
+    static HELD: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// While it lives, the messages written on this thread are held instead of
+/// written ([`Held::take`] hands them over), so that an input scanned
+/// beside others has its messages printed at its turn
+/// ([`crate::in_order`]). Holds nest: a thread that waits on the pool
+/// inside one scan may run another input's scan whole, and that scan's
+/// messages go to its own hold; dropped, a hold gives the thread back to
+/// the one before.
+pub struct Held(std::marker::PhantomData<*const ()>);
+
+impl Held {
+    /// Starts holding this thread's messages.
+    pub fn start() -> Held {
+        HELD.with_borrow_mut(|held| held.push(Vec::new()));
+        Held(std::marker::PhantomData)
+    }
+
+    /// The messages held since the last call (whole lines, as written).
+    pub fn take(&self) -> Vec<u8> {
+        HELD.with_borrow_mut(|held| held.last_mut().map(std::mem::take).unwrap_or_default())
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        HELD.with_borrow_mut(|held| held.pop());
     }
 }
 

@@ -1,10 +1,11 @@
 //! The one step from an input to its hits.
 //!
 //! Everything that reads input calls [`scan_input`] (streaming, in bounded
-//! memory, on the searcher's threads) or [`collect_input`] (for the small
-//! files scanned side by side); everything that prints receives the
-//! [`Hit`]s they hand on, with offsets, line and column in the input.
-//! Both look for a NUL first ([`crate::binary`]): a binary input may be
+//! memory, on the searcher's threads; the small files scanned side by side
+//! are scanned so too, on one thread each: [`crate::in_order`]);
+//! everything that prints receives the [`Hit`]s it hands on, with offsets,
+//! line and column in the input. It looks for a NUL first
+//! ([`crate::binary`]): a binary input may be
 //! skipped before anything is scanned.
 //!
 //! Input that is not a regular file (standard input, a pipe) is read as it
@@ -45,24 +46,6 @@ pub enum Scanned<S> {
     },
     /// Binary (a NUL at `nul`), and skipped: nothing was scanned.
     SkippedBinary { nul: u64 },
-}
-
-impl<S> Scanned<S> {
-    /// The same outcome, with `f` applied to what a whole scan gave.
-    pub fn map<U>(self, f: impl FnOnce(S) -> U) -> Scanned<U> {
-        match self {
-            Scanned::Whole {
-                summary,
-                nul,
-                utf16,
-            } => Scanned::Whole {
-                summary: f(summary),
-                nul,
-                utf16,
-            },
-            Scanned::SkippedBinary { nul } => Scanned::SkippedBinary { nul },
-        }
-    }
 }
 
 /// How an input is read: what is done if it is binary, and whether input
@@ -413,51 +396,4 @@ fn watched(reader: Reader) -> interrupt::Watched {
         // Not a regular file: decompressed on that thread.
         Reader::Decompressed(d) => interrupt::Watched::new(move || d),
     }
-}
-
-/// The hits of a whole (small) input, held until its turn to print: each
-/// one rendered, or only counted (`--count`, see [`count_input`]).
-pub enum Collected<T> {
-    Each(Vec<T>),
-    Counted(Counts),
-}
-
-/// Scans a whole (small) input into rendered hits, for inputs scanned side
-/// by side whose output must still come out in input order.
-pub fn collect_input<T: Send>(
-    reader: Reader,
-    name: &str,
-    progress: &Progress,
-    searcher: &Searcher,
-    binary: BinaryCheck,
-    render: impl Fn(&Hit<'_>) -> T + Sync,
-) -> Result<Scanned<(Collected<T>, Summary)>, InputError> {
-    let mut all = Vec::new();
-    let mode = ReadMode {
-        binary,
-        incremental: false,
-    };
-    let scanned = scan_input(reader, name, progress, searcher, mode, render, |t| {
-        all.push(t);
-        Ok(true)
-    })?;
-    Ok(scanned.map(|summary| (Collected::Each(all), summary)))
-}
-
-/// [`collect_input`] counting the hits without making them
-/// ([`count_input`]).
-pub fn collect_counts<T>(
-    reader: Reader,
-    name: &str,
-    progress: &Progress,
-    searcher: &Searcher,
-    binary: BinaryCheck,
-) -> Result<Scanned<(Collected<T>, Summary)>, InputError> {
-    let mut counts = Counts::default();
-    let mode = ReadMode {
-        binary,
-        incremental: false,
-    };
-    let scanned = count_input(reader, name, progress, searcher, mode, &mut counts)?;
-    Ok(scanned.map(|summary| (Collected::Counted(counts), summary)))
 }

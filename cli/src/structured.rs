@@ -21,8 +21,9 @@ use iriscan::{
 };
 
 use crate::decompress::{Decompressing, Failure};
+use crate::in_order::Emit;
 use crate::interrupt;
-use crate::output::{HitPrinter, Rendered, Renderer};
+use crate::output::{Rendered, Renderer};
 use crate::progress::{self, Progress};
 use crate::scan::InputError;
 use crate::scan::{self, read_head};
@@ -69,7 +70,9 @@ pub fn choose(
         && let Ok(meta) = file.metadata()
         && meta.is_file()
     {
-        let (head, ended) = read_head(file, meta.len())?;
+        // What tells a format is in the first SNIFF_MAX bytes: no more is
+        // read (the scan reads its own head).
+        let (head, ended) = read_head(file, meta.len().min(SNIFF_MAX as u64))?;
         let head = &head[..head.len().min(SNIFF_MAX)];
         let complete = ended || head.len() as u64 >= meta.len();
         let (format, told) =
@@ -96,17 +99,16 @@ pub fn choose(
     Ok((format.0, format.1, Reader::Decompressed(resumed)))
 }
 
-/// Whether the regular file `input` is text by `choice` (so that it may be
-/// scanned side by side with other small files); with `auto`, its first
-/// bytes are read at an offset to tell. A file that cannot be read is
-/// left to the one-at-a-time path, which reports it.
-pub fn is_text_file(choice: FormatChoice, input: &Input) -> bool {
+/// Whether the file at `path` is read on one thread by `choice`: text
+/// (below a size, see the caller) and HTML pages are; mail and WARC
+/// readers share their messages and records out on the pool. With
+/// `auto`, its first bytes are read to tell; a file that cannot be read
+/// says no (its scan will report it).
+pub fn read_on_one_thread(choice: FormatChoice, path: &std::ffi::OsStr) -> bool {
+    let on_one = |format| matches!(format, InputFormat::Text | InputFormat::Html);
     match choice {
-        FormatChoice::Given(format) => format == InputFormat::Text,
+        FormatChoice::Given(format) => on_one(format),
         FormatChoice::Auto => {
-            let crate::walk::Source::File(path) = &input.source else {
-                return false;
-            };
             let Ok(file) = std::fs::File::open(path) else {
                 return false;
             };
@@ -118,7 +120,13 @@ pub fn is_text_file(choice: FormatChoice, input: &Input) -> bool {
             };
             let head = &head[..head.len().min(SNIFF_MAX)];
             let complete = ended || head.len() as u64 >= meta.len();
-            InputFormat::sniff(head, complete, input.file_name()) == Some(InputFormat::Text)
+            #[cfg(unix)]
+            let name = std::os::unix::ffi::OsStrExt::as_bytes(path);
+            #[cfg(not(unix))]
+            let name = path.to_string_lossy();
+            #[cfg(not(unix))]
+            let name = name.as_bytes();
+            InputFormat::told(head, complete, Some(name)).is_none_or(|(format, _)| on_one(format))
         }
     }
 }
@@ -158,16 +166,17 @@ pub struct StructuredScan {
 }
 
 /// Scans `reader` as `format` (not text), handing each hit to `renderer`
-/// and `printer`; problems are reported on standard error with the
+/// and `printer` (the printer, or a record of what to print:
+/// [`crate::in_order`]); problems are reported on standard error with the
 /// input's name and their position. Returns what the scan came to, or the output's error.
-pub fn scan_structured<W: Write>(
+pub fn scan_structured(
     format: InputFormat,
     reader: Reader,
     input: &Input,
     progress: &Progress,
     opts: &StructuredOptions,
     renderer: &Renderer,
-    printer: &mut HitPrinter<W>,
+    printer: &mut impl Emit,
 ) -> io::Result<StructuredScan> {
     let (name, path) = (input.name.as_str(), input.path_bytes());
     // A decompressed input (`-z`) that fails ends early: said after the scan.
@@ -292,15 +301,15 @@ fn error_messages(errors: &[impl std::fmt::Display]) -> Vec<String> {
 }
 
 /// Hands hits to the printer until it says stop (`-m`, `-l`, `-q`).
-struct Hits<'a, W: Write> {
-    printer: &'a mut HitPrinter<W>,
+struct Hits<'a, E: Emit> {
+    printer: &'a mut E,
     path: &'a [u8],
     /// Set once the printer wants no more hits.
     stop: &'a AtomicBool,
     output: Option<io::Error>,
 }
 
-impl<W: Write> Hits<'_, W> {
+impl<E: Emit> Hits<'_, E> {
     fn emit(&mut self, rendered: Rendered) {
         if self.stop.load(Ordering::Relaxed) {
             return;
@@ -349,5 +358,45 @@ impl<R: Read> Read for Stopping<'_, R> {
             return Ok(0);
         }
         self.inner.read(buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_html_are_read_on_one_thread_mail_and_warc_are_not() {
+        let dir = std::env::temp_dir().join(format!("iriscan-one-thread-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let text = file("a.txt", "see http://a.example/\n");
+        let html = file(
+            "b.html",
+            "<!DOCTYPE html><a href=\"http://b.example/\">b</a>",
+        );
+        let mail = file(
+            "c.eml",
+            "From: a@b.example\nSubject: s\n\nhttp://c.example/\n",
+        );
+        let warc = file("d.warc", "WARC/1.0\r\nWARC-Type: warcinfo\r\n\r\n");
+        let auto =
+            |path: &std::path::Path| read_on_one_thread(FormatChoice::Auto, path.as_os_str());
+        assert!(auto(&text));
+        assert!(auto(&html));
+        assert!(!auto(&mail));
+        assert!(!auto(&warc));
+        let given = |format| read_on_one_thread(FormatChoice::Given(format), mail.as_os_str());
+        assert!(given(InputFormat::Text));
+        assert!(!given(InputFormat::Mail));
+        assert!(!read_on_one_thread(
+            FormatChoice::Auto,
+            dir.join("missing").as_os_str()
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -52,6 +52,10 @@ pub struct Input {
     /// Found by walking a directory (not named on the command line): a
     /// binary file found so is skipped (docs/rules.md §4).
     pub walked: bool,
+    /// The size of a regular file when the walk met it (`None`: standard
+    /// input, a FIFO, a device; or not known): what a scan may cost, to
+    /// share the work out. (Opening it looks again.)
+    pub size: Option<u64>,
 }
 
 impl Input {
@@ -82,15 +86,30 @@ impl Input {
         }
     }
 
-    /// Whether the input is a regular file that `-z` decompresses (by its
-    /// first bytes); `false` if it cannot be read (opening it will say).
-    pub fn compressed(&self) -> bool {
-        match &self.source {
-            Source::Stdin => false,
-            Source::File(p) => fs::File::open(p)
-                .and_then(|f| decompress::file_format(&f))
-                .is_ok_and(|format| format.is_some()),
+    /// Opens a file input as [`Input::open`] does, with its size if it is
+    /// a regular file (one `fstat` of the file opened, where
+    /// [`Input::len`] looks the path up again); standard input gives `None`.
+    pub fn open_sized(&self, decompress: bool) -> io::Result<(Reader, Option<u64>)> {
+        let Source::File(p) = &self.source else {
+            return Ok((self.open(decompress)?, None));
+        };
+        let file = fs::File::open(p)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Ok(if decompress {
+                (Reader::Decompressed(Decompressing::sniffing(file)), None)
+            } else {
+                (Reader::File(file), None)
+            });
         }
+        let reader = match decompress.then(|| decompress::file_format(&file)) {
+            Some(format) => match format? {
+                Some(format) => Reader::Decompressed(Decompressing::new(file, format)),
+                None => Reader::File(file),
+            },
+            None => Reader::File(file),
+        };
+        Ok((reader, Some(meta.len())))
     }
 
     /// The name the output prints (`PATH:` prefixes, `-l`, JSON): on Unix
@@ -153,6 +172,18 @@ impl Read for Reader {
             Reader::File(f) => f.read(buf),
             Reader::Decompressed(d) => d.read(buf),
         }
+    }
+}
+
+/// The size of the only PATH argument when it is a regular file (`-` is
+/// standard input: `None`).
+pub fn lone_file_len(paths: &[OsString]) -> Option<u64> {
+    match paths {
+        [path] if path != "-" => fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len()),
+        _ => None,
     }
 }
 
@@ -253,7 +284,12 @@ impl Walk {
                     Ok(entry) if !entry.file_type().is_some_and(|t| t.is_file()) => {
                         return WalkState::Continue;
                     }
-                    Ok(entry) => Ok(file_input(entry.into_path(), true)),
+                    Ok(entry) => {
+                        // On the walk's threads: the size, for sharing
+                        // the scans out.
+                        let size = entry.metadata().ok().map(|m| m.len());
+                        Ok(file_input(entry.into_path(), true, size))
+                    }
                     Err(err) => Err(err),
                 };
                 // The receiver lives until the walk is over.
@@ -287,6 +323,7 @@ impl Walk {
                 name: STDIN_NAME.to_string(),
                 source: Source::Stdin,
                 walked: false,
+                size: None,
             }));
         }
         let path = PathBuf::from(arg);
@@ -296,7 +333,10 @@ impl Walk {
                 self.listed = self.list(&path).into_iter();
                 None
             }
-            Ok(_) => Some(Ok(file_input(path, false))),
+            Ok(m) => {
+                let size = m.is_file().then_some(m.len());
+                Some(Ok(file_input(path, false, size)))
+            }
             Err(err) => Some(Err(WalkError {
                 name: display(&path),
                 err,
@@ -357,11 +397,12 @@ fn walk_errors(
     out.push((path, Err(WalkError { name, err })));
 }
 
-fn file_input(path: PathBuf, walked: bool) -> Input {
+fn file_input(path: PathBuf, walked: bool, size: Option<u64>) -> Input {
     Input {
         name: display(&path),
         source: Source::File(path),
         walked,
+        size,
     }
 }
 
