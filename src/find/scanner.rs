@@ -1083,22 +1083,7 @@ impl<'h> Scanner<'h> {
         };
         if let Some(c) = self.plain_link(&spec, state) {
             #[cfg(debug_assertions)]
-            {
-                // The full reading agrees (it changes nothing else on a
-                // candidate it finds: no bracket run, no `www.` memo).
-                let mut full = state.clone();
-                let mut stack = std::mem::take(&mut self.stack);
-                let mut run = std::mem::take(&mut self.bracket_run);
-                let r = self.candidate_in(&spec, &mut stack, &mut run, &mut full);
-                debug_assert_eq!(
-                    r,
-                    Ok(c),
-                    "{:?}",
-                    String::from_utf8_lossy(&self.hay[start..])
-                );
-                self.stack = stack;
-                self.bracket_run = run;
-            }
+            self.check_plain_link(&spec, c, state);
             return Some(c);
         }
         let mut stack = std::mem::take(&mut self.stack);
@@ -1116,6 +1101,22 @@ impl<'h> Scanner<'h> {
         self.stack = stack;
         self.bracket_run = run;
         r.ok()
+    }
+
+    /// Holds [`plain_link`](Scanner::plain_link)'s answer `c` to the full
+    /// reading's, on copies: the same candidate, and nothing else the full
+    /// reading would have changed (the bracket run, the `www.` memo, the
+    /// scan state but for the work counted).
+    #[cfg(debug_assertions)]
+    fn check_plain_link(&self, spec: &Spec, c: Candidate, state: &ScanState) {
+        let mut full = state.clone();
+        let mut run = self.bracket_run.clone();
+        let r = self.candidate_in(spec, &mut Vec::new(), &mut run, &mut full);
+        let text = String::from_utf8_lossy(&self.hay[spec.start..]);
+        debug_assert_eq!(r, Ok(c), "{text:?}");
+        full.work = state.work;
+        debug_assert_eq!(&full, state, "{text:?}");
+        debug_assert!(run.same_run(&self.bracket_run), "{text:?}");
     }
 
     /// The candidate of `spec` when it is a plain link — an ASCII host of
@@ -2095,7 +2096,7 @@ pub(crate) fn host_range(hay: &[u8], host_start: usize, end: usize) -> (usize, u
 ///   `end` (the byte that stopped the first scan stops it too), and never
 ///   closes `o`. So `o` is its first unclosed bracket: the candidate is
 ///   cut there, and reading up to `o` is enough.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct BracketRun {
     /// Where the run's scan started (the candidate's body).
     from: usize,
@@ -2108,6 +2109,12 @@ struct BracketRun {
 }
 
 impl BracketRun {
+    /// The same run known, whatever the scratch space holds.
+    #[cfg(debug_assertions)]
+    fn same_run(&self, other: &BracketRun) -> bool {
+        (self.from, self.end, &self.unclosed) == (other.from, other.end, &other.unclosed)
+    }
+
     /// Where the candidate whose body starts at `body` and whose path
     /// starts at `path` is cut, if this run tells it.
     fn cut_for(&self, body: usize, path: usize) -> Option<usize> {
@@ -2202,21 +2209,84 @@ mod tests {
     /// marks and letters of other scripts, quotes and brackets of other
     /// scripts, characters that end an IRI, `<…>` with white space.
     const LINK_PIECES: &[&str] = &[
-        "http://", "https://", "www.", "ftp://", "a", "Z9", ".", "-", "_", "/", "?", "#", "(", ")",
-        "'", ":", ":80", "@", " ", "\n", "<", ">", "\"", ",", ";", "!", "%41", "[", "]", "{", "}",
-        "^", "é", "東", "\u{94d}", "。", "、", "‘", "’", "「", "」", "\u{200f}", ".com",
-        "ex-ample", "-a.", "a_b", "<URL:", "\\",
+        "http://",
+        "https://",
+        "www.",
+        "ftp://",
+        "a",
+        "Z9",
+        ".",
+        "-",
+        "_",
+        "/",
+        "?",
+        "#",
+        "(",
+        ")",
+        "'",
+        ":",
+        ":80",
+        "@",
+        " ",
+        "\n",
+        "<",
+        ">",
+        "\"",
+        ",",
+        ";",
+        "!",
+        "%41",
+        "[",
+        "]",
+        "{",
+        "}",
+        "^",
+        "é",
+        "東",
+        "\u{94d}",
+        "。",
+        "、",
+        "‘",
+        "’",
+        "「",
+        "」",
+        "\u{200f}",
+        ".com",
+        "ex-ample",
+        "-a.",
+        "a_b",
+        "<URL:",
+        "\\",
+        // A path segment long enough for links to reach the maximum length.
+        "/pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp",
     ];
 
     /// Pieces of hosts, good and bad.
-    const HOST_PIECES: &[&str] = &["example", ".", ".com", "-", "a", "_", "9", "xn--d1a", "é"];
+    const HOST_PIECES: &[&str] = &[
+        "example",
+        ".",
+        ".com",
+        "-",
+        "a",
+        "_",
+        "9",
+        "xn--d1a",
+        "é",
+        // Labels of 63 and 64 bytes: the longest allowed, one too long.
+        "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+        "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
+    ];
 
     /// For every `http://`, `https://`, `ftp://` and `www.` of `text`,
     /// the plain reading, where it answers, and the full reading; returns
     /// how many the plain reading answered.
-    fn plain_links_agree(text: &str) -> usize {
+    fn plain_links_agree(text: &str, max_len: usize) -> usize {
         let hay = text.as_bytes();
-        let sc = Scanner::new(hay, Options::default());
+        let opts = Options {
+            max_len,
+            ..Options::default()
+        };
+        let sc = Scanner::new(hay, opts);
         let mut answered = 0;
         for start in 0..hay.len() {
             let rest = &hay[start..];
@@ -2241,9 +2311,13 @@ mod tests {
             };
             if let Ok((c, _)) = sc.plain_link_read(&spec) {
                 answered += 1;
-                let (mut stack, mut run) = (Vec::new(), BracketRun::default());
-                let full = sc.candidate_in(&spec, &mut stack, &mut run, &mut ScanState::default());
+                // The same candidate, and nothing else changed.
+                let (mut state, mut run) = (ScanState::default(), BracketRun::default());
+                let full = sc.candidate_in(&spec, &mut Vec::new(), &mut run, &mut state);
                 assert_eq!(full, Ok(c), "{text:?} from {start}");
+                state.work = 0;
+                assert_eq!(state, ScanState::default(), "{text:?} from {start}");
+                assert_eq!(run.unclosed, [], "{text:?} from {start}");
             }
         }
         answered
@@ -2270,7 +2344,33 @@ mod tests {
             ("http://-a.example/", 0),
             ("www.example/", 0),
         ] {
-            assert_eq!(plain_links_agree(text), answered, "{text:?}");
+            assert_eq!(plain_links_agree(text, MIN_MAX_LEN), answered, "{text:?}");
+        }
+        // At the maximum length the full reading truncates: left to it,
+        // in the path or the host, or a character (`é`) across the limit.
+        let path = "p".repeat(MIN_MAX_LEN);
+        let host = "h.".repeat(MIN_MAX_LEN / 2);
+        for (text, answered) in [
+            (
+                format!("http://example.com/{} x", &path[..MIN_MAX_LEN - 20]),
+                1,
+            ),
+            (
+                format!("http://example.com/{} x", &path[..MIN_MAX_LEN - 19]),
+                0,
+            ),
+            // (At the end of the text the link ends before the limit.)
+            (
+                format!("http://example.com/{}", &path[..MIN_MAX_LEN - 19]),
+                1,
+            ),
+            (
+                format!("http://example.com/{}é x", &path[..MIN_MAX_LEN - 21]),
+                0,
+            ),
+            (format!("http://{}com x", &host[..MIN_MAX_LEN - 10]), 0),
+        ] {
+            assert_eq!(plain_links_agree(&text, MIN_MAX_LEN), answered, "{text:?}");
         }
     }
 
@@ -2290,14 +2390,15 @@ mod tests {
                     proptest::collection::vec(proptest::sample::select(LINK_PIECES), 0..12),
                 ),
                 1..4,
-            )
+            ),
+            max_len in MIN_MAX_LEN..MIN_MAX_LEN + 300,
         ) {
             // Links mostly: a trigger, a host, then anything.
             let text: String = links
                 .iter()
                 .map(|(trigger, host, rest)| format!("{trigger}{}{}", host.concat(), rest.concat()))
                 .collect();
-            plain_links_agree(&text);
+            plain_links_agree(&text, max_len);
         }
     }
 
