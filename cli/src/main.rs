@@ -13,7 +13,7 @@
 //! - [`scan`]: an input's bytes → hits (with line and column)
 //!   ([`scan::scan_input`], the seam where streaming and parallel readers
 //!   plug in); [`each_line`] is the `--each-line` counterpart;
-//! - [`in_order`]: with several threads, the inputs scanned side by side
+//! - [`in_order`](mod@in_order): with several threads, the inputs scanned side by side
 //!   on the pool and printed in input order, as one thread prints them;
 //! - [`output`] and [`line_output`]: records → plain text, JSON Lines
 //!   ([`json`]) or counts, with `--unique` in [`unique`], written to

@@ -145,10 +145,12 @@ impl<W: Write> HitPrinter<W> {
     /// for: `--count`, and nothing that looks at a hit beyond its verdict
     /// — not `--unique` (its key), `--match` or `--host` (its IRI),
     /// `--deny` (its warnings), nor `-m` (which stops the scan at the Nth
-    /// hit). The input is then counted with [`Searcher::count_file`], and
-    /// the count is [`add_counts`]'s.
+    /// hit). The input is then counted with [`Searcher::count_file`] (or
+    /// [`Searcher::count_reader`]: standard input, pipes, decompressed
+    /// input), and the count is [`add_counts`]'s.
     ///
     /// [`Searcher::count_file`]: iriscan::Searcher::count_file
+    /// [`Searcher::count_reader`]: iriscan::Searcher::count_reader
     /// [`add_counts`]: HitPrinter::add_counts
     pub fn counts_only(&self) -> bool {
         self.s.mode == Mode::Count
@@ -437,5 +439,90 @@ fn place<'a>(hit: &'a StructuredHit<'_>, format: InputFormat) -> Place<'a> {
         target_uri: origin.target_uri(),
         raw_start: raw.as_ref().map(|r| r.start),
         raw_end: raw.map(|r| r.end),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use iriscan::Warning;
+
+    use super::*;
+
+    /// The settings of `iriscan --count` with nothing else.
+    fn count() -> Settings {
+        Settings {
+            mode: Mode::Count,
+            uri: false,
+            invalid: false,
+            unique: false,
+            with_path: false,
+            uri_options: UriOptions::default(),
+            normalize: None,
+            line: false,
+            column: false,
+            null: false,
+            max_count: None,
+            max_len: 8192,
+            messages: true,
+            filter: Arc::new(HitFilter::new()),
+            deny: Warnings::new(),
+            no_warn: false,
+        }
+    }
+
+    fn counts_only(s: Settings) -> bool {
+        HitPrinter::new(Vec::new(), s).counts_only()
+    }
+
+    /// `--count` counts without hits, unless something looks at the hits
+    /// themselves; other outputs print them.
+    #[test]
+    fn only_a_bare_count_goes_without_hits() {
+        assert!(counts_only(count()));
+        for s in [
+            Settings {
+                invalid: true,
+                ..count()
+            },
+            Settings {
+                with_path: true,
+                ..count()
+            },
+            Settings {
+                uri: true,
+                ..count()
+            },
+        ] {
+            assert!(counts_only(s));
+        }
+        let matching = HitFilter::new().iri_matching("x").expect("pattern");
+        let host = HitFilter::new().host_matching("x").expect("pattern");
+        for s in [
+            Settings {
+                unique: true,
+                ..count()
+            },
+            Settings {
+                max_count: Some(3),
+                ..count()
+            },
+            Settings {
+                filter: Arc::new(matching),
+                ..count()
+            },
+            Settings {
+                filter: Arc::new(host),
+                ..count()
+            },
+            Settings {
+                deny: Warnings::new().with(Warning::Idna),
+                ..count()
+            },
+        ] {
+            assert!(!counts_only(s));
+        }
+        for mode in [Mode::Plain, Mode::Json, Mode::Files, Mode::Quiet] {
+            assert!(!counts_only(Settings { mode, ..count() }));
+        }
     }
 }

@@ -182,7 +182,7 @@ thread_local! {
 /// While it lives, the messages written on this thread are held instead of
 /// written ([`Held::take`] hands them over), so that an input scanned
 /// beside others has its messages printed at its turn
-/// ([`crate::in_order`]). Holds nest: a thread that waits on the pool
+/// ([`crate::in_order`](mod@crate::in_order)). Holds nest: a thread that waits on the pool
 /// inside one scan may run another input's scan whole, and that scan's
 /// messages go to its own hold; dropped, a hold gives the thread back to
 /// the one before.

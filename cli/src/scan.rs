@@ -2,9 +2,10 @@
 //!
 //! Everything that reads input calls [`scan_input`] (streaming, in bounded
 //! memory, on the searcher's threads; the small files scanned side by side
-//! are scanned so too, on one thread each: [`crate::in_order`]);
-//! everything that prints receives the [`Hit`]s it hands on, with offsets,
-//! line and column in the input. It looks for a NUL first
+//! are scanned so too, on one thread each: [`crate::in_order`]), or
+//! [`count_input`] when only a count is printed; everything that prints
+//! receives the [`Hit`]s the first hands on, with offsets, line and column
+//! in the input, or the counts of the second. Both look for a NUL first
 //! ([`crate::binary`]): a binary input may be
 //! skipped before anything is scanned.
 //!
