@@ -2,7 +2,7 @@
 //!
 //! Everything that reads input calls [`scan_input`] (streaming, in bounded
 //! memory, on the searcher's threads; the small files scanned side by side
-//! are scanned so too, on one thread each: [`crate::in_order`]), or
+//! are scanned so too, on one thread each: [`crate::in_order`](mod@crate::in_order)), or
 //! [`count_input`] when only a count is printed; everything that prints
 //! receives the [`Hit`]s the first hands on, with offsets, line and column
 //! in the input, or the counts of the second. Both look for a NUL first
