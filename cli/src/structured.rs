@@ -167,7 +167,7 @@ pub struct StructuredScan {
 
 /// Scans `reader` as `format` (not text), handing each hit to `renderer`
 /// and `printer` (the printer, or a record of what to print:
-/// [`crate::in_order`]); problems are reported on standard error with the
+/// [`crate::in_order`](mod@crate::in_order)); problems are reported on standard error with the
 /// input's name and their position. Returns what the scan came to, or the output's error.
 pub fn scan_structured(
     format: InputFormat,
