@@ -289,7 +289,7 @@ fn run(args: &Args) -> anyhow::Result<Status> {
 }
 
 /// Scans the inputs of `walk` side by side on the pool and prints them in
-/// walk order ([`in_order`]); returns whether one failed, or the output's
+/// walk order ([`in_order`](mod@in_order)); returns whether one failed, or the output's
 /// error.
 fn in_order<W: Write>(
     walk: Walk,

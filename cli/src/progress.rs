@@ -174,7 +174,7 @@ impl Drop for Message {
 
 thread_local! {
     /// The messages of the inputs this thread is scanning for
-    /// [`crate::in_order`], innermost last (a thread waiting on the pool
+    /// [`crate::in_order`](mod@crate::in_order), innermost last (a thread waiting on the pool
     /// may scan another input inside the first: see [`Held`]).
     static HELD: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
