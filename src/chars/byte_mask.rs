@@ -16,7 +16,7 @@
 //! gathers the eight high bits into one byte.
 
 /// The byte 0x01 in every byte of a word.
-const LSB: u64 = 0x0101_0101_0101_0101;
+pub(crate) const LSB: u64 = 0x0101_0101_0101_0101;
 
 /// The byte 0x7f in every byte of a word.
 const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;

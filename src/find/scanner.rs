@@ -52,6 +52,7 @@ use std::cell::Cell;
 use std::sync::LazyLock;
 
 use crate::chars::ascii::{self, ASCII, ascii_is};
+use crate::chars::byte_mask::LSB;
 use crate::chars::byte_search::find_byte;
 use crate::chars::utf8::{
     decode_at, decode_before, decode_three_byte, decode_two_byte, is_continuation,
@@ -510,9 +511,6 @@ pub(crate) static RUN_BYTE: [bool; 256] = {
     }
     t
 };
-
-/// The byte 0x01 in every byte of a word.
-const LSB: u64 = 0x0101_0101_0101_0101;
 
 /// The zero bytes of `x`: the lowest set bit of the result is the high bit
 /// of the first (lowest) zero byte of `x`; bits above it may be set for
