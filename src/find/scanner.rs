@@ -65,6 +65,7 @@ use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
 use crate::find::schemes::{is_registered_scheme, needs_slashes};
+use crate::iri::percent::every_percent_is_a_triplet;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
 /// of characters before the `:` or `@` is prose (RFC 5321 limits a local
@@ -130,6 +131,10 @@ pub(crate) struct Candidate {
     pub leiri: bool,
     /// It was longer than the maximum length and was cut.
     pub truncated: bool,
+    /// The plain reading proved it a valid IRI as it read it (see
+    /// [`Scanner::plain_link`]): the validator need not read it again to
+    /// judge it. `false` says nothing.
+    pub proven_valid: bool,
 }
 
 /// Scanner options (the public face is [`crate::Finder`]).
@@ -1147,6 +1152,18 @@ impl<'h> Scanner<'h> {
         // the haystack would make every test quadratic).
         let text =
             || String::from_utf8_lossy(&self.hay[spec.start..c.end.max(r.map_or(0, |f| f.end))]);
+        // Only the plain reading proves a candidate valid, and what it
+        // proves, the validator finds valid.
+        let proven = c.proven_valid;
+        let c = Candidate {
+            proven_valid: false,
+            ..c
+        };
+        debug_assert!(
+            !proven || crate::find::found_iri::candidate_is_valid(self.hay, &c),
+            "proven valid, rejected: {:?}",
+            text()
+        );
         debug_assert_eq!(r, Ok(c), "{:?}", text());
         full.work = state.work;
         debug_assert_eq!(&full, state, "{:?}", text());
@@ -1166,6 +1183,21 @@ impl<'h> Scanner<'h> {
     /// `candidate_in` does, step for step (a debug assertion holds it to
     /// that in every test). Most links in mail, logs and web pages are
     /// plain.
+    ///
+    /// Its candidate may come proven valid
+    /// ([`Candidate::proven_valid`]), so that a count judges it without
+    /// the validator reading it again. What the reading saw proves it:
+    /// a DNS scheme and `//` (or `www.`, which becomes `http://www.`), a
+    /// host of letters, digits, `-`, `.`, `_` and `%` (a `reg-name`), then
+    /// `/`, `?` or `#` and ASCII IRI characters (at most one `#`) and the
+    /// letters, marks and digits of two and three bytes `plain_run` steps
+    /// over — every one of them in `ucschar`, none a bidi formatting
+    /// character, so allowed in a path, a query and a fragment alike. Left
+    /// to the validator: a `%` that does not start a `%HH` triplet, and any
+    /// other non-ASCII character (a private-use one is allowed in the
+    /// query only). Tests hold it to the validator: every character
+    /// `plain_run` steps over, exhaustively; generated links; and a debug
+    /// assertion on every plain link of every test.
     #[inline]
     fn plain_link(&self, spec: &Spec, state: &mut ScanState) -> Option<Candidate> {
         // The bytes read count as work whether a candidate comes of them
@@ -1257,6 +1289,11 @@ impl<'h> Scanner<'h> {
         }
         // The path, query and fragment.
         let (mut depth, mut hash) = (0usize, false);
+        // A character other than ASCII and the letters, marks and digits
+        // of two or three bytes that `plain_run` steps over: the IRI
+        // grammar may not allow it where it stands (a private-use
+        // character outside the query), so the validator judges.
+        let mut unproven_char = false;
         if path {
             loop {
                 p = plain_run(hay, p, limit.min(hay.len()));
@@ -1282,7 +1319,10 @@ impl<'h> Scanner<'h> {
                     b'\'' => return Err(p - body),
                     _ if b < 0x80 && ASCII[b as usize] & ascii::IRI != 0 => 1,
                     _ => match next(p, b) {
-                        Next::Go(n) => n,
+                        Next::Go(n) => {
+                            unproven_char = true;
+                            n
+                        }
                         Next::End => break,
                         Next::Full => return Err(p - body),
                     },
@@ -1316,6 +1356,7 @@ impl<'h> Scanner<'h> {
             wrapped: false,
             leiri: false,
             truncated: false,
+            proven_valid: !unproven_char && every_percent_is_a_triplet(&hay[start..end]),
         };
         Ok((c, read))
     }
@@ -1457,6 +1498,7 @@ impl<'h> Scanner<'h> {
             wrapped,
             leiri: fw.first_leiri < end,
             truncated,
+            proven_valid: false,
         })
     }
 
@@ -1978,6 +2020,7 @@ impl<'h> Scanner<'h> {
             wrapped: false,
             leiri: false,
             truncated: false,
+            proven_valid: false,
         })
     }
 }
@@ -2219,6 +2262,8 @@ fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::find::found_iri::candidate_is_valid;
+    use crate::iri::parse::{Rule, Syntax, parse_packed};
 
     /// Pieces of text around the edges of what a plain link is: hosts
     /// with bad labels, ports, users, brackets and quotes, a second `#`,
@@ -2273,6 +2318,21 @@ mod tests {
         "a_b",
         "<URL:",
         "\\",
+        // What the validator may reject in a plain link: a `%` without
+        // two hex digits, a private-use character (allowed in the query
+        // only), characters of four bytes, symbols, a plane's last code
+        // points.
+        "%",
+        "%4",
+        "%zz",
+        "\u{e000}",
+        "\u{f0000}",
+        "\u{1f600}",
+        "\u{20000}",
+        "€",
+        "\u{fffd}",
+        "\u{2fffe}",
+        "\u{e0100}",
         // A path segment long enough for links to reach the maximum length.
         "/pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp",
     ];
@@ -2327,6 +2387,16 @@ mod tests {
             };
             if let Ok((c, _)) = sc.plain_link_read(&spec) {
                 answered += 1;
+                // What it proves valid, the validator finds valid.
+                let proven = c.proven_valid;
+                let c = Candidate {
+                    proven_valid: false,
+                    ..c
+                };
+                if proven {
+                    let span = &text[c.start..c.end];
+                    assert!(candidate_is_valid(hay, &c), "{span:?} in {text:?}");
+                }
                 // The same candidate, and nothing else changed.
                 let (mut state, mut run) = (ScanState::default(), BracketRun::default());
                 let full = sc.candidate_in(&spec, &mut Vec::new(), &mut run, &mut state);
@@ -2387,6 +2457,104 @@ mod tests {
             (format!("http://{}com x", &host[..MIN_MAX_LEN - 10]), 0),
         ] {
             assert_eq!(plain_links_agree(&text, MIN_MAX_LEN), answered, "{text:?}");
+        }
+    }
+
+    /// Whether the plain reading of the link `text` starts with proves it
+    /// valid, and whether the validator finds it valid (`None`: the plain
+    /// reading leaves the link to the full reading).
+    fn proven_and_valid(text: &str) -> Option<(bool, bool)> {
+        let hay = text.as_bytes();
+        let sc = Scanner::new(hay, Options::default());
+        let spec = Spec {
+            start: 0,
+            body: text.find("//").map_or(0, |i| i + 2),
+            authority: true,
+            dns: true,
+            kind: if text.starts_with("www.") {
+                Kind::Www
+            } else {
+                Kind::Iri
+            },
+            ctx: sc.context(0),
+        };
+        let (c, _) = sc.plain_link_read(&spec).ok()?;
+        let judged = candidate_is_valid(
+            hay,
+            &Candidate {
+                proven_valid: false,
+                ..c
+            },
+        );
+        Some((c.proven_valid, judged))
+    }
+
+    #[test]
+    fn the_plain_reading_proves_valid_only_what_it_knows_to_be() {
+        for (text, proven, valid) in [
+            ("http://example.com/a/b?c=d#e", true, true),
+            ("www.example.com/x_(y)~z", true, true),
+            ("https://el.wikipedia.org/wiki/Αθήνα", true, true),
+            ("https://ko.wikipedia.org/wiki/서울특별시", true, true),
+            ("https://hi.wikipedia.org/wiki/दिल्ली", true, true),
+            ("http://example.com/caf%C3%A9?q=%2f", true, true),
+            ("http://ex%41mple.com/", true, true),
+            // A `%` without two hex digits: the validator rejects it.
+            ("http://example.com/100%", false, false),
+            ("http://example.com/%4g", false, false),
+            ("http://example.com/%e", false, false),
+            // Private use: only in the query.
+            ("http://example.com/\u{e000}", false, false),
+            ("http://example.com/?\u{e000}", false, true),
+            // Four bytes and symbols: left to the validator.
+            ("http://example.com/\u{20000}", false, true),
+            ("http://example.com/€", false, true),
+            ("http://example.com/\u{1f600}", false, true),
+        ] {
+            assert_eq!(proven_and_valid(text), Some((proven, valid)), "{text:?}");
+        }
+    }
+
+    /// Every character the plain reading proves valid without decoding it
+    /// for the validator — the letters, marks and digits of two and three
+    /// bytes `plain_run` steps over — is one the IRI grammar allows in a
+    /// path, a query and a fragment.
+    #[test]
+    fn what_plain_run_steps_over_the_grammar_allows_everywhere() {
+        let valid = |iri: &str| parse_packed(iri, Rule::Iri, Syntax::Text).is_ok();
+        let mut stepped = 0;
+        for c in (0x80..0x10000).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let s = c.encode_utf8(&mut buf);
+            if plain_run(s.as_bytes(), 0, s.len()) != s.len() {
+                continue;
+            }
+            stepped += 1;
+            for iri in [
+                format!("http://a/{c}"),
+                format!("http://a/?{c}"),
+                format!("http://a/#{c}"),
+            ] {
+                assert!(valid(&iri), "{c:?} U+{:04X} in {iri:?}", c as u32);
+            }
+        }
+        assert!(stepped > 40_000, "{stepped}");
+        // Every ASCII byte it steps over without `%`, in a path, a query
+        // and a fragment; and in a host.
+        // (A second `#` the plain reading leaves to the full one.)
+        for b in (0u8..0x80).filter(|&b| b != b'%') {
+            let c = b as char;
+            if DENSE[b as usize] & PLAIN_HOST == PLAIN_HOST {
+                assert!(valid(&format!("http://a{c}b/")), "{c:?} in a host");
+            }
+            if ascii_is(b, ascii::IRI) {
+                assert!(valid(&format!("http://a/{c}")), "{c:?} in a path");
+                assert!(valid(&format!("http://a/?{c}")), "{c:?} in a query");
+                assert!(
+                    c == '#' || valid(&format!("http://a/#{c}")),
+                    "{c:?} in a fragment"
+                );
+            }
         }
     }
 

@@ -24,6 +24,14 @@ pub(crate) fn is_triplet(b: &[u8], i: usize) -> bool {
     b.len() > i + 2 && b[i] == b'%' && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit()
 }
 
+/// Whether every `%` of `b` starts a `%HH` triplet (as the validator asks
+/// of an IRI): a search for `%`, not a byte loop, since most IRIs have
+/// none.
+#[inline]
+pub(crate) fn every_percent_is_a_triplet(b: &[u8]) -> bool {
+    memchr::memchr_iter(b'%', b).all(|i| is_triplet(b, i))
+}
+
 /// The value of one hex digit, either case; the caller checked that `x` is
 /// one.
 #[inline]
@@ -103,6 +111,23 @@ mod tests {
             assert_eq!(triplet_value(s.as_bytes(), 0), b);
             let lower = s.to_ascii_lowercase();
             assert_eq!(triplet_value(lower.as_bytes(), 0), b);
+        }
+    }
+
+    #[test]
+    fn every_percent_must_start_a_triplet() {
+        for (s, whole) in [
+            ("", true),
+            ("http://a/b", true),
+            ("a%20b%c3%A9", true),
+            ("%41", true),
+            ("a%2", false),
+            ("a%", false),
+            ("a%zz%20", false),
+            ("a%20%2g", false),
+            ("%%41", false),
+        ] {
+            assert_eq!(every_percent_is_a_triplet(s.as_bytes()), whole, "{s}");
         }
     }
 
