@@ -1261,30 +1261,15 @@ impl<'h> Scanner<'h> {
                 Class::Open | Class::Close => Next::Full,
             }
         };
-        // The host: ASCII bytes a DNS name holds and letters of any script,
-        // up to `/`, `?`, `#` or the end of the link.
-        let mut p = body;
-        let (mut path, mut idn) = (false, false);
-        while let Some(&b) = hay.get(p) {
-            if p >= limit {
+        // The host: ASCII bytes a DNS name holds and letters of any script
+        // (`plain_run`'s bytes), up to `/`, `?`, `#` or the end of the link.
+        let stop = limit.min(hay.len());
+        let mut p = plain_run(hay, body, stop);
+        let mut path = false;
+        if let Some(&b) = hay.get(p) {
+            // At the maximum length, or a letter across it.
+            if p >= limit || (b >= 0x80 && word_char_at(hay, p) > 0) {
                 return Err(p - body);
-            }
-            if b < 0x80 && DENSE[b as usize] & PLAIN_HOST == PLAIN_HOST {
-                p += 1;
-                continue;
-            }
-            if b >= 0x80 {
-                // A letter, mark or digit of two or three bytes: an IDN
-                // label (checked below as the full reading checks it).
-                let n = word_char_at(hay, p);
-                if n > 0 {
-                    if p + n > limit {
-                        return Err(p - body);
-                    }
-                    idn = true;
-                    p += n;
-                    continue;
-                }
             }
             if matches!(b, b'/' | b'?' | b'#') {
                 path = true;
@@ -1292,8 +1277,9 @@ impl<'h> Scanner<'h> {
                 // A port, a user, a character no host name holds…
                 return Err(p - body);
             }
-            break;
         }
+        // An IDN (checked below as the full reading checks it).
+        let idn = !hay[body..p].is_ascii();
         let auth_end = p;
         // Prose glued to the last label of an IDN (`www.scriptics.com参照`):
         // the full reading cuts the link there.
@@ -2145,12 +2131,11 @@ fn word_char_at(hay: &[u8], p: usize) -> usize {
 /// make up most of a link, and a host may be kilobytes long.
 #[inline(always)]
 fn plain_run(hay: &[u8], mut p: usize, stop: usize) -> usize {
-    const BOTH: u8 = DENSE_PLAIN | DENSE_HOST;
     loop {
         if p < stop {
             p += hay[p..stop]
                 .iter()
-                .position(|&b| DENSE[b as usize] & BOTH != BOTH)
+                .position(|&b| DENSE[b as usize] & PLAIN_HOST != PLAIN_HOST)
                 .unwrap_or(stop - p);
         }
         if p + 2 <= stop && decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {
