@@ -92,8 +92,8 @@ fn gather(high: u64) -> u64 {
     ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
-/// Where the dots, hyphens and underscores of a short slice are, and
-/// whether it is all ASCII.
+/// Where the dots, hyphens, underscores and non-ASCII bytes of a short
+/// slice are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ByteMasks {
     /// `.` bytes.
@@ -102,8 +102,11 @@ pub(crate) struct ByteMasks {
     pub hyphens: u64,
     /// `_` bytes.
     pub underscores: u64,
-    /// Whether every byte is ASCII.
-    pub ascii: bool,
+    /// Bytes of 0x80 and up: of characters of two bytes or more.
+    pub non_ascii: u64,
+    /// Bytes of 0xC0 and up: the first bytes of such characters (in
+    /// UTF-8).
+    pub leads: u64,
 }
 
 impl ByteMasks {
@@ -137,9 +140,12 @@ impl ByteMasks {
     #[target_feature(enable = "sse2")]
     #[inline]
     fn of_sse2(hay: &[u8], start: usize, end: usize) -> ByteMasks {
-        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
+        use std::arch::x86_64::{
+            _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8,
+        };
         let n = end - start;
-        let (mut dots, mut hyphens, mut underscores, mut high) = (0u64, 0u64, 0u64, 0u64);
+        let (mut dots, mut hyphens, mut underscores) = (0u64, 0u64, 0u64);
+        let (mut non_ascii, mut leads) = (0u64, 0u64);
         let mut at = 0;
         while at < n {
             let from = start + at;
@@ -166,14 +172,21 @@ impl ByteMasks {
             dots |= equal(b'.') << at;
             hyphens |= equal(b'-') << at;
             underscores |= equal(b'_') << at;
-            high |= (_mm_movemask_epi8(v) as u64) & keep;
+            // A byte's high bit, and its next bit (doubled, it is high).
+            let high = (_mm_movemask_epi8(v) as u64) & keep;
+            if high != 0 {
+                non_ascii |= high << at;
+                let both = _mm_and_si128(v, _mm_add_epi8(v, v));
+                leads |= ((_mm_movemask_epi8(both) as u64) & keep) << at;
+            }
             at += 16;
         }
         ByteMasks {
             dots,
             hyphens,
             underscores,
-            ascii: high == 0,
+            non_ascii,
+            leads,
         }
     }
 
@@ -185,9 +198,9 @@ impl ByteMasks {
             dots: 0,
             hyphens: 0,
             underscores: 0,
-            ascii: true,
+            non_ascii: 0,
+            leads: 0,
         };
-        let mut high = 0;
         let mut at = 0;
         while at < n {
             let from = start + at;
@@ -205,7 +218,11 @@ impl ByteMasks {
                 // looked for, and ASCII.
                 w &= (1u64 << (8 * (n - at))) - 1;
             }
-            high |= w;
+            if w & HIGH != 0 {
+                masks.non_ascii |= gather(w & HIGH) << at;
+                // Bit 6 of each byte, moved to bit 7.
+                masks.leads |= gather(w & (w << 1) & HIGH) << at;
+            }
             masks.dots |= gather(equal_bytes(w, b'.')) << at;
             // Hyphens and underscores are rare: gathered only if there.
             let hyphens = equal_bytes(w, b'-');
@@ -218,7 +235,6 @@ impl ByteMasks {
             }
             at += 8;
         }
-        masks.ascii = high & HIGH == 0;
         masks
     }
 }
@@ -275,7 +291,7 @@ mod tests {
 
     #[test]
     fn masks_agree_with_a_byte_loop() {
-        let alphabet = b"a.-_\xc3\xa9Z0";
+        let alphabet = b"a.-_\xc3\xa9Z0\xe4\xbe\x8b\x7f\xbf\xc0";
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for len in 0..=MAX_MASKED {
             for _ in 0..200 {
@@ -296,7 +312,14 @@ mod tests {
                 assert_eq!(m.dots, by_loop(&s, b'.'), "{s:?}");
                 assert_eq!(m.hyphens, by_loop(&s, b'-'), "{s:?}");
                 assert_eq!(m.underscores, by_loop(&s, b'_'), "{s:?}");
-                assert_eq!(m.ascii, s.is_ascii(), "{s:?}");
+                let by = |f: fn(u8) -> bool| {
+                    s.iter()
+                        .enumerate()
+                        .filter(|&(_, &x)| f(x))
+                        .fold(0u64, |m, (i, _)| m | 1 << i)
+                };
+                assert_eq!(m.non_ascii, by(|x| x >= 0x80), "{s:?}");
+                assert_eq!(m.leads, by(|x| x >= 0xC0), "{s:?}");
                 // Both forms, whichever `of` uses here.
                 assert_eq!(ByteMasks::of_words(&padded, 3, 3 + s.len()), m, "{s:?}");
                 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

@@ -180,7 +180,7 @@ pub(crate) fn check_dns_host(
             too_long: true,
         });
     }
-    if let Some(verdict) = short_ascii_host(hay, start, body_end, min_labels) {
+    if let Some(verdict) = short_host(hay, start, body_end, min_labels) {
         debug_assert_eq!(verdict, labels_verdict(hay, start, body_end, min_labels));
         return verdict;
     }
@@ -230,21 +230,27 @@ fn labels_verdict(
     Ok(())
 }
 
-/// [`check_dns_host`] of a short ASCII name whose body (without a root
-/// dot) is `hay[start..end]`, from the masks of its dots, hyphens and
-/// underscores ([`ByteMasks`]), without a loop over its labels; `None`
-/// where it does not apply (a body of more than 63 bytes, a non-ASCII
-/// byte, a body ending with a dot), for [`labels_verdict`] to answer.
+/// [`check_dns_host`] of a short name whose body (without a root dot) is
+/// `hay[start..end]`, from the masks of its dots, hyphens, underscores and
+/// non-ASCII bytes ([`ByteMasks`]), without a loop over its bytes; `None`
+/// where it does not apply (a body of more than 63 bytes or ending with a
+/// dot; an IDN label whose ASCII form may be too long, or an IDN whose
+/// may), for [`labels_verdict`] to answer.
 ///
 /// The answer is the label loop's, bit for bit: with `S` the label starts
 /// (bit 0 and every bit after a dot) and `E` the label ends (every bit
 /// before a dot and the last), a label is empty where a start is a dot,
 /// and starts or ends with `-` where a start or an end is a hyphen; the
 /// last label is the highest start. The rightmost bad label is the one
-/// holding the highest bad bit: the highest start at or below it. No label
-/// of 63 bytes or fewer is too long, nor is any such name.
+/// holding the highest bad bit: the highest start at or below it. No ASCII
+/// label of 63 bytes or fewer is too long, nor is any such name. An IDN
+/// label's ASCII form is bounded as the loop bounds it
+/// (`ascii_len_bound`), from the counts of its non-ASCII bytes and of the
+/// characters they start; where every bound and their sum are within the
+/// limits the loop too finds nothing too long, and where one is not, the
+/// loop measures exactly.
 #[inline]
-fn short_ascii_host(
+fn short_host(
     hay: &[u8],
     start: usize,
     end: usize,
@@ -256,7 +262,7 @@ fn short_ascii_host(
         return None;
     }
     let m = ByteMasks::of(hay, start, end)?;
-    if !m.ascii {
+    if m.non_ascii != 0 && !idn_within_limits(&m, n) {
         return None;
     }
     let all = (1u64 << n) - 1;
@@ -286,6 +292,35 @@ fn short_ascii_host(
     } else {
         Ok(())
     })
+}
+
+/// Whether every label of the non-ASCII name of `n` bytes (at most 63)
+/// whose masks are `m` is at most 63 bytes long in its ASCII form, and the
+/// name at most `MAX_HOST_LEN`, by `ascii_len_bound`'s bound of each
+/// label: `xn--`, its ASCII bytes, `-` and 7 digits a character.
+fn idn_within_limits(m: &ByteMasks, n: usize) -> bool {
+    let mut total = 0;
+    let mut from = 0;
+    loop {
+        // The label from `from` to the next dot or the end.
+        let to = ((m.dots >> from).trailing_zeros() as usize + from).min(n);
+        let label = ((1u64 << (to - from)) - 1) << from;
+        let non_ascii = (m.non_ascii & label).count_ones() as usize;
+        let len = if non_ascii == 0 {
+            to - from
+        } else {
+            let chars = (m.leads & label).count_ones() as usize;
+            4 + (to - from - non_ascii) + 1 + 7 * chars
+        };
+        if len > 63 {
+            return false;
+        }
+        total += len + 1;
+        if to >= n {
+            return total - 1 <= MAX_HOST_LEN;
+        }
+        from = to + 1;
+    }
 }
 
 /// The labels of a host name whose body (without a root dot) is
@@ -392,40 +427,65 @@ mod tests {
         check_dns_host(h.as_bytes(), 0, h.len(), 1).is_ok()
     }
 
-    /// Every host of up to eight bytes over the bytes that decide a
-    /// label's fate: the masks answer as the label loop does, error and
-    /// all.
+    /// Every host of up to seven characters over the characters that
+    /// decide a label's fate: the masks answer as the label loop does,
+    /// error and all.
     #[test]
     fn masks_judge_every_short_host_as_the_label_loop_does() {
-        let alphabet = b"a.-_";
+        let alphabet = ["a", ".", "-", "_", "é"];
         let mut judged = 0;
-        for len in 1..=8u32 {
-            for mut k in 0..4usize.pow(len) {
-                let host: Vec<u8> = (0..len)
+        for len in 1..=7u32 {
+            for mut k in 0..5usize.pow(len) {
+                let host: String = (0..len)
                     .map(|_| {
-                        let b = alphabet[k % 4];
-                        k /= 4;
-                        b
+                        let c = alphabet[k % 5];
+                        k /= 5;
+                        c
                     })
                     .collect();
+                let host = host.as_bytes();
                 for min_labels in 1..=3 {
-                    if let Some(fast) = short_ascii_host(&host, 0, host.len(), min_labels) {
+                    if let Some(fast) = short_host(host, 0, host.len(), min_labels) {
                         judged += 1;
                         assert_eq!(
                             fast,
-                            labels_verdict(&host, 0, host.len(), min_labels),
+                            labels_verdict(host, 0, host.len(), min_labels),
                             "{:?}",
-                            String::from_utf8_lossy(&host)
+                            String::from_utf8_lossy(host)
                         );
                     }
                 }
             }
         }
         // Only bodies ending with a dot are left to the loop.
-        assert!(judged > 3 * 4usize.pow(8) / 2, "{judged}");
+        assert!(judged > 3 * 5usize.pow(7) * 3 / 4, "{judged}");
         let long = [b'a'; 64];
-        assert_eq!(short_ascii_host(&long, 0, 64, 1), None);
-        assert_eq!(short_ascii_host("é.a".as_bytes(), 0, 4, 1), None);
+        assert_eq!(short_host(&long, 0, 64, 1), None);
+        // IDN labels: judged from the masks where their bound is within
+        // the limits, left to the loop where not (it measures exactly).
+        for (host, judged) in [
+            ("é.a", true),
+            ("пример.рф", true),
+            ("例え.テスト", true),
+            ("-é.a", true),
+            ("é-.a_", true),
+            ("é..a", true),
+            ("xn--é.a", true),
+            // Eight characters of two bytes: `xn--`, the ASCII bytes, `-`
+            // and 56 digits, 63 with two ASCII bytes.
+            ("éééééééé12.a", true),
+            ("éééééééé123.a", false),
+            (&"ü".repeat(31), false),
+        ] {
+            let b = host.as_bytes();
+            for min_labels in 1..=3 {
+                let fast = short_host(b, 0, b.len(), min_labels);
+                assert_eq!(fast.is_some(), judged, "{host}");
+                if let Some(fast) = fast {
+                    assert_eq!(fast, labels_verdict(b, 0, b.len(), min_labels), "{host}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -572,14 +632,18 @@ mod tests {
         }
 
         #[test]
-        fn masks_judge_short_ascii_hosts_as_the_label_loop_does(
-            host in "[a\\-._0é]{1,70}",
+        fn masks_judge_short_hosts_as_the_label_loop_does(
+            host in "[a\\-._0é例]{1,70}",
             min_labels in 1usize..4,
         ) {
-            // Mostly ASCII, up to past the 63 bytes the masks take.
+            // Up to past the 63 bytes the masks take, IDN labels whose bound
+            // is within the limits and some that are not.
             let b = host.as_bytes();
-            for (s, e) in [(0, b.len()), (1.min(b.len()), b.len())] {
-                if let Some(fast) = short_ascii_host(b, s, e, min_labels) {
+            // (From the second byte only where a character starts: a host
+            // always does.)
+            let second = if host.is_char_boundary(1) { 1.min(b.len()) } else { 0 };
+            for (s, e) in [(0, b.len()), (second, b.len())] {
+                if let Some(fast) = short_host(b, s, e, min_labels) {
                     proptest::prop_assert_eq!(
                         fast,
                         labels_verdict(b, s, e, min_labels),
