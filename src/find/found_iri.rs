@@ -85,19 +85,29 @@ impl PartialEq for Hit<'_> {
             document,
             verdict,
         } = self;
-        (start, end, kind, text, wrapped, leiri, truncated, bidi_next)
-            == (
-                &other.start,
-                &other.end,
-                &other.kind,
-                &other.text,
-                &other.wrapped,
-                &other.leiri,
-                &other.truncated,
-                &other.bidi_next,
-            )
-            && (line, column, document, verdict)
-                == (&other.line, &other.column, &other.document, &other.verdict)
+        // A verdict proven is the verdict with the components it stands
+        // for (a hit made from the full reading of the same candidate
+        // has them).
+        let same_verdict = match (verdict, &other.verdict) {
+            (Verdict::Proven, Verdict::Proven) => true,
+            (Verdict::Proven, _) | (_, Verdict::Proven) => {
+                other.is_valid() && self.components() == other.components()
+            }
+            (mine, theirs) => mine == theirs,
+        };
+        same_verdict
+            && (start, end, kind, text, wrapped, leiri, truncated, bidi_next)
+                == (
+                    &other.start,
+                    &other.end,
+                    &other.kind,
+                    &other.text,
+                    &other.wrapped,
+                    &other.leiri,
+                    &other.truncated,
+                    &other.bidi_next,
+                )
+            && (line, column, document) == (&other.line, &other.column, &other.document)
     }
 }
 
@@ -108,6 +118,11 @@ impl Eq for Hit<'_> {}
 enum Verdict {
     /// Valid, with the components the validation computed.
     Valid(PackedComponents),
+    /// Valid, proven so by the scanner's plain reading
+    /// ([`Candidate::proven_valid`]) and not validated: its components
+    /// are found when asked for ([`plain_link_components`]), so that a
+    /// hit only printed never looks for them.
+    Proven,
     /// Valid, too long for packed components (split again when asked).
     ValidLong,
     Invalid(Box<ParseError>),
@@ -135,10 +150,7 @@ impl<'h> Hit<'h> {
     /// [`Hit::of_text`], with whether a bidi override or isolate stands
     /// right next to the text.
     fn make(text: &'h str, c: Candidate, bidi_next: bool) -> Hit<'h> {
-        let verdict = match judge(text, &c) {
-            Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
-            Err(e) => Verdict::Invalid(Box::new(e)),
-        };
+        let verdict = judge(text, &c);
         Hit {
             start: c.start,
             end: c.end,
@@ -346,6 +358,14 @@ impl<'h> Hit<'h> {
     pub fn components(&self) -> Option<Components> {
         match &self.verdict {
             Verdict::Valid(packed) => Some(packed.unpack(self.iri().len())),
+            Verdict::Proven => Some(
+                match plain_link_components(&self.text, self.kind, self.wrapped) {
+                    Some(Some(packed)) => packed.unpack(self.iri().len()),
+                    // (None is proven that is not of that shape; the split
+                    // of a valid IRI is its components all the same.)
+                    _ => Components::split(self.iri()),
+                },
+            ),
             Verdict::ValidLong => Some(Components::split(self.iri())),
             Verdict::Invalid(_) => None,
         }
@@ -513,19 +533,25 @@ pub(crate) fn candidate_text<'h>(hay: &'h [u8], c: &Candidate) -> &'h str {
 
 /// The verdict on a candidate whose text is `text`, as a [`Hit`] keeps
 /// it: for a candidate the plain reading proved valid
-/// ([`Candidate::proven_valid`]), its components found by searching its
-/// text for the delimiters ([`plain_link_components`]); for any other,
-/// the validator's ([`validate`]). A debug assertion holds the first to
-/// the second.
+/// ([`Candidate::proven_valid`]), valid without validating it, its
+/// components left to be found by searching its text for the delimiters
+/// when asked for ([`plain_link_components`]); for any other, the
+/// validator's ([`validate`]). A debug assertion holds the first to the
+/// second.
 #[inline(always)]
-fn judge(text: &str, c: &Candidate) -> Result<Option<PackedComponents>, ParseError> {
-    if c.proven_valid
-        && let Some(packed) = plain_link_components(text, c)
-    {
-        debug_assert_eq!(Ok(packed), validate(text, c), "proven valid: {text:?}");
-        return Ok(packed);
+fn judge(text: &str, c: &Candidate) -> Verdict {
+    if c.proven_valid && plain_link_shape(c.kind, c.wrapped) {
+        debug_assert_eq!(
+            plain_link_components(text, c.kind, c.wrapped).map(Ok),
+            Some(validate(text, c)),
+            "proven valid: {text:?}"
+        );
+        return Verdict::Proven;
     }
-    validate(text, c)
+    match validate(text, c) {
+        Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
+        Err(e) => Verdict::Invalid(Box::new(e)),
+    }
 }
 
 /// The validator's verdict on a candidate whose text is `text`: its IRI
@@ -545,17 +571,31 @@ fn validate(text: &str, c: &Candidate) -> Result<Option<PackedComponents>, Parse
 /// with a scheme, its text. `None` for a candidate not of that shape
 /// (none proven valid is).
 #[inline]
-fn plain_link_components(text: &str, c: &Candidate) -> Option<Option<PackedComponents>> {
+fn plain_link_components(
+    text: &str,
+    kind: Kind,
+    wrapped: bool,
+) -> Option<Option<PackedComponents>> {
     let b = text.as_bytes();
-    match c.kind {
-        Kind::Www if !c.wrapped => Some(PackedComponents::of_plain_link("http".len(), b)),
-        Kind::Iri if !c.wrapped => {
+    if !plain_link_shape(kind, wrapped) {
+        return None;
+    }
+    match kind {
+        Kind::Www => Some(PackedComponents::of_plain_link("http".len(), b)),
+        Kind::Iri => {
             let colon = find_byte(b':', b)?;
             let rest = b.get(colon..)?.strip_prefix(b"://")?;
             Some(PackedComponents::of_plain_link(colon, rest))
         }
         _ => None,
     }
+}
+
+/// Whether a candidate of `kind` may be a plain link: one with a scheme
+/// or a `www.` one, not wrapped over lines.
+#[inline]
+fn plain_link_shape(kind: Kind, wrapped: bool) -> bool {
+    matches!(kind, Kind::Iri | Kind::Www) && !wrapped
 }
 
 /// Whether the hit candidate `c` of `hay` would make is valid
@@ -737,9 +777,26 @@ mod tests {
                 proven += 1;
                 let text = candidate_text(hay, &c);
                 let validated = validate(text, &c).expect("proven valid");
-                assert_eq!(plain_link_components(text, &c), Some(validated), "{text:?}");
-                // And what a hit keeps is that.
-                assert_eq!(judge(text, &c), Ok(validated), "{text:?}");
+                assert_eq!(
+                    plain_link_components(text, c.kind, c.wrapped),
+                    Some(validated),
+                    "{text:?}"
+                );
+                // And what a hit gives is that, equal to the hit the
+                // validator's verdict makes.
+                let hit = Hit::new(hay, c);
+                let validated = validated.expect("short");
+                let iri_len = hit.iri().len();
+                assert_eq!(
+                    hit.components(),
+                    Some(validated.unpack(iri_len)),
+                    "{text:?}"
+                );
+                let unproven = Candidate {
+                    proven_valid: false,
+                    ..c
+                };
+                assert_eq!(hit, Hit::new(hay, unproven), "{text:?}");
             }
             true
         });
