@@ -126,6 +126,7 @@ impl<W: Write> HitPrinter<W> {
         Renderer {
             mode: self.s.mode,
             filter: Arc::clone(&self.s.filter),
+            filtered: !self.s.filter.is_empty(),
             uri: self.s.uri,
             invalid: self.s.invalid,
             with_path: self.s.with_path,
@@ -275,6 +276,9 @@ pub struct Rendered {
 pub struct Renderer {
     mode: Mode,
     filter: Arc<HitFilter>,
+    /// `--match` or `--host` given: the filter looks at each hit (without,
+    /// no call is made for it).
+    filtered: bool,
     uri: bool,
     invalid: bool,
     with_path: bool,
@@ -318,7 +322,7 @@ impl Renderer {
             valid,
             // `--deny`: the warnings are computed only then.
             shown: (valid || self.invalid)
-                && self.filter.keeps(hit)
+                && (!self.filtered || self.filter.keeps(hit))
                 && (self.deny.is_empty() || !denied(hit, self.deny)),
             key: None,
             line: Line::new(),
