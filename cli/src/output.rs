@@ -296,6 +296,7 @@ pub struct Renderer {
 impl Renderer {
     /// Renders one hit of the input `path`: the IRI — or the URI with
     /// `--uri`, or its normal form with `--normalize` — or its JSON record.
+    #[inline]
     pub fn render(&self, path: &[u8], hit: &Hit<'_>) -> Rendered {
         self.render_in(path, hit, None)
     }
@@ -311,6 +312,7 @@ impl Renderer {
         self.render_in(path, hit.hit(), Some((hit, format)))
     }
 
+    #[inline]
     fn render_in(
         &self,
         path: &[u8],
