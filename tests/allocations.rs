@@ -1,7 +1,7 @@
-//! Counting and filtering hits allocates nothing per hit: a counting
-//! allocator (this test crate's global allocator, counting per thread)
-//! holds `find_iter` and `spans` to a number of allocations that does not
-//! grow with the number of hits.
+//! Counting, filtering and printing hits allocates nothing per hit: a
+//! counting allocator (this test crate's global allocator, counting per
+//! thread) holds `find_iter`, `spans` and `Hit::with_iri` to a number of
+//! allocations that does not grow with the number of hits.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -98,4 +98,32 @@ fn the_iri_is_made_when_asked() {
     // Equal whether or not the IRI was made.
     let fresh: Vec<_> = Finder::new().find_iter(t.as_bytes()).collect();
     assert_eq!(fresh, hits);
+}
+
+/// Printing every hit's IRI through `Hit::with_iri` allocates nothing per
+/// hit: the IRIs that are not their text (`www.`, e-mail with `%`, `<…>`
+/// wrapped over lines) are lent for the call, not made and kept.
+#[test]
+fn lending_the_iris_of_hits_allocates_nothing_per_hit() {
+    let finder = Finder::new();
+    let (small, large) = (text(10), text(1000));
+    let mut out = Vec::with_capacity(1 << 20);
+    let mut print = |t: &str| {
+        out.clear();
+        finder
+            .find_iter(t.as_bytes())
+            .map(|h| h.with_iri(|iri| out.extend_from_slice(iri.as_bytes())))
+            .count()
+    };
+    print(&small);
+    let (n_small, a_small) = allocations(|| print(&small));
+    let (n_large, a_large) = allocations(|| print(&large));
+    assert_eq!((n_small, n_large), (40, 4000));
+    assert_eq!(a_small, a_large, "allocations grow with the hits");
+    // What was printed is every IRI.
+    let iris: String = finder
+        .find_iter(large.as_bytes())
+        .map(|h| h.iri().to_string())
+        .collect();
+    assert_eq!(out, iris.as_bytes());
 }

@@ -21,8 +21,8 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use iriscan::{
-    Counts, Hit, HitFilter, InputFormat, NormalizeOptions, StructuredHit, UriOptions, Warnings,
-    normalize,
+    Counts, Hit, HitFilter, InputFormat, Mapped, NormalizeOptions, StructuredHit, UriOptions,
+    Warnings, normalize,
 };
 
 use crate::json::{HitRecord, JsonPath, Place, Verdict, hit_warnings};
@@ -126,6 +126,7 @@ impl<W: Write> HitPrinter<W> {
         Renderer {
             mode: self.s.mode,
             filter: Arc::clone(&self.s.filter),
+            filtered: !self.s.filter.is_empty(),
             uri: self.s.uri,
             invalid: self.s.invalid,
             with_path: self.s.with_path,
@@ -198,7 +199,7 @@ impl<W: Write> HitPrinter<W> {
         self.hits += 1;
         match self.s.mode {
             Mode::Count => {}
-            Mode::Plain | Mode::Json => self.out.write_all(&r.line)?,
+            Mode::Plain | Mode::Json => self.out.write_all(r.line.as_bytes())?,
             Mode::Files => {
                 self.out.write_all(path)?;
                 self.out
@@ -265,7 +266,7 @@ pub struct Rendered {
     /// What `--unique` compares (only with `--unique`).
     key: Option<String>,
     /// The output line, newline included (empty with `--count`).
-    line: Vec<u8>,
+    line: Line,
     /// Where a truncated hit starts (to warn about it in plain output).
     truncated_at: Option<usize>,
 }
@@ -275,6 +276,9 @@ pub struct Rendered {
 pub struct Renderer {
     mode: Mode,
     filter: Arc<HitFilter>,
+    /// `--match` or `--host` given: the filter looks at each hit (without,
+    /// no call is made for it).
+    filtered: bool,
     uri: bool,
     invalid: bool,
     with_path: bool,
@@ -292,6 +296,7 @@ pub struct Renderer {
 impl Renderer {
     /// Renders one hit of the input `path`: the IRI — or the URI with
     /// `--uri`, or its normal form with `--normalize` — or its JSON record.
+    #[inline]
     pub fn render(&self, path: &[u8], hit: &Hit<'_>) -> Rendered {
         self.render_in(path, hit, None)
     }
@@ -307,6 +312,7 @@ impl Renderer {
         self.render_in(path, hit.hit(), Some((hit, format)))
     }
 
+    #[inline]
     fn render_in(
         &self,
         path: &[u8],
@@ -318,10 +324,10 @@ impl Renderer {
             valid,
             // `--deny`: the warnings are computed only then.
             shown: (valid || self.invalid)
-                && self.filter.keeps(hit)
+                && (!self.filtered || self.filter.keeps(hit))
                 && (self.deny.is_empty() || !denied(hit, self.deny)),
             key: None,
-            line: Vec::new(),
+            line: Line::new(),
             truncated_at: None,
         };
         let printed = matches!(self.mode, Mode::Plain | Mode::Json);
@@ -333,11 +339,33 @@ impl Renderer {
         }
         let mapped = (self.uri || self.mode == Mode::Json).then(|| hit.to_uri(&self.uri_options));
         // A rejected candidate is shown as the IRI that was rejected: its
-        // URI would hide the fault the reason points at.
-        let plain: &str = match &mapped {
-            Some(m) if self.uri && valid => &m.uri,
-            _ => hit.iri(),
-        };
+        // URI would hide the fault the reason points at. The IRI is lent
+        // for the call (`Hit::with_iri`): a `www.` or e-mail hit's IRI is
+        // built on the stack, not made and kept for each hit.
+        match &mapped {
+            Some(m) if self.uri && valid => {
+                self.render_shown(path, hit, &m.uri, mapped.as_ref(), structured, &mut r);
+            }
+            _ => hit.with_iri(|iri| {
+                self.render_shown(path, hit, iri, mapped.as_ref(), structured, &mut r);
+            }),
+        }
+        r
+    }
+
+    /// Renders into `r` the hit whose IRI (or URI) is printed as `plain`
+    /// (before `--normalize`): its key with `--unique`, its line in plain
+    /// and JSON output.
+    fn render_shown(
+        &self,
+        path: &[u8],
+        hit: &Hit<'_>,
+        plain: &str,
+        mapped: Option<&Mapped<'_>>,
+        structured: Option<(&StructuredHit<'_>, InputFormat)>,
+        r: &mut Rendered,
+    ) {
+        let valid = r.valid;
         let normalized: Option<Option<String>> = self.normalize.map(|n| {
             if valid {
                 normalize(plain, &n).ok().map(|c| c.into_owned())
@@ -357,10 +385,9 @@ impl Renderer {
             Mode::Count | Mode::Files | Mode::Quiet => {}
             Mode::Plain => {
                 let out = &mut r.line;
-                out.reserve(path.len() + shown.len() + 2);
                 if self.with_path {
-                    out.extend_from_slice(path);
-                    out.push(if self.null { 0 } else { b':' });
+                    out.push(path);
+                    out.push(if self.null { b"\0" } else { b":" });
                 }
                 if self.line || self.column {
                     let _ = write!(out, "{}:", hit.line());
@@ -368,15 +395,15 @@ impl Renderer {
                 if self.column {
                     let _ = write!(out, "{}:", hit.column());
                 }
-                out.extend_from_slice(shown.as_bytes());
+                out.push(shown.as_bytes());
                 if let Some((reason, _)) = &reason {
-                    out.extend_from_slice(format!("\tinvalid: {reason}").as_bytes());
+                    let _ = write!(out, "\tinvalid: {reason}");
                 }
-                out.push(b'\n');
+                out.push(b"\n");
             }
             Mode::Json => {
                 let computed;
-                let m = match &mapped {
+                let m = match mapped {
                     Some(m) => m,
                     None => {
                         computed = hit.to_uri(&self.uri_options);
@@ -402,7 +429,7 @@ impl Renderer {
                     charset: charset.name(),
                     charset_source: charset.source(),
                     charset_declared: charset.overridden_declaration().map(|e| e.name()),
-                    normalized: normalized.clone(),
+                    normalized,
                     verdict: self.invalid.then_some(Verdict {
                         valid,
                         error,
@@ -414,12 +441,98 @@ impl Renderer {
                         hit_warnings(hit, &m.warnings)
                     },
                 };
-                // Serializing plain data into a Vec cannot fail.
-                let _ = serde_json::to_writer(&mut r.line, &record);
-                r.line.push(b'\n');
+                // Serialized into a vector (a record is longer than a
+                // short line, and serde writes it in many small pieces,
+                // which a vector takes fastest). Serializing plain data
+                // cannot fail.
+                let mut json = Vec::with_capacity(4 * SHORT_LINE);
+                let _ = serde_json::to_writer(&mut json, &record);
+                json.push(b'\n');
+                r.line = Line::from(json);
             }
         }
-        r
+    }
+}
+
+/// A rendered output line: in place up to [`SHORT_LINE`] bytes, so that
+/// rendering a hit allocates nothing for most lines (an IRI, with a path
+/// or a line number before it), and on the heap beyond. Rendering builds
+/// each line apart from the others (on the pool, with several threads),
+/// so a line owns its bytes until it is printed.
+pub struct Line {
+    /// The bytes in `short`, while `long` is empty.
+    len: usize,
+    short: [u8; SHORT_LINE],
+    /// The whole line, once it outgrew `short`.
+    long: Vec<u8>,
+}
+
+/// The longest line a [`Line`] holds in place: link-dense text's IRIs
+/// are mostly 30 to 70 bytes.
+const SHORT_LINE: usize = 128;
+
+impl Line {
+    /// An empty line.
+    fn new() -> Line {
+        Line {
+            len: 0,
+            short: [0; SHORT_LINE],
+            long: Vec::new(),
+        }
+    }
+
+    /// Appends `bytes`.
+    #[inline]
+    fn push(&mut self, bytes: &[u8]) {
+        if self.long.is_empty() {
+            let end = self.len + bytes.len();
+            if let Some(to) = self.short.get_mut(self.len..end) {
+                to.copy_from_slice(bytes);
+                self.len = end;
+                return;
+            }
+            // Outgrown (so `bytes` is not empty, nor then `long`): room
+            // for a JSON record at once.
+            self.long.reserve(end.max(4 * SHORT_LINE));
+            self.long.extend_from_slice(&self.short[..self.len]);
+        }
+        self.long.extend_from_slice(bytes);
+    }
+
+    /// The line's bytes.
+    fn as_bytes(&self) -> &[u8] {
+        if self.long.is_empty() {
+            &self.short[..self.len]
+        } else {
+            &self.long
+        }
+    }
+}
+
+/// A line already made.
+impl From<Vec<u8>> for Line {
+    fn from(long: Vec<u8>) -> Line {
+        Line {
+            len: 0,
+            short: [0; SHORT_LINE],
+            long,
+        }
+    }
+}
+
+impl Write for Line {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.push(buf);
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.push(buf);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -468,6 +581,43 @@ mod tests {
             deny: Warnings::new(),
             no_warn: false,
         }
+    }
+
+    /// A line holds what was written to it, in place while short and on
+    /// the heap once it outgrows that, written whole or piece by piece.
+    #[test]
+    fn a_line_holds_what_was_written() {
+        let line = |pieces: &[&[u8]]| {
+            let mut l = Line::new();
+            for p in pieces {
+                l.push(p);
+            }
+            (l.as_bytes().to_vec(), l.long.is_empty())
+        };
+        assert_eq!(line(&[]), (Vec::new(), true));
+        assert_eq!(
+            line(&[b"", b"http://a/", b"", b"\n"]),
+            (b"http://a/\n".to_vec(), true)
+        );
+        let long = vec![b'x'; SHORT_LINE];
+        assert_eq!(line(&[&long]), (long.clone(), true));
+        let mut more = long.clone();
+        more.push(b'\n');
+        assert_eq!(line(&[&long, b"\n"]), (more.clone(), false));
+        assert_eq!(line(&[b"x", &long[1..], b"", b"\n"]), (more, false));
+        let twice = [long.as_slice(), long.as_slice()].concat();
+        assert_eq!(line(&[&long, &long]), (twice.clone(), false));
+        assert_eq!(Line::from(Vec::new()).as_bytes(), b"");
+        assert_eq!(Line::from(b"{}\n".to_vec()).as_bytes(), b"{}\n");
+        let mut written = Line::new();
+        write!(
+            written,
+            "{}:{}",
+            12,
+            String::from_utf8(twice.clone()).unwrap()
+        )
+        .unwrap();
+        assert_eq!(written.as_bytes(), [b"12:".as_slice(), &twice].concat());
     }
 
     fn counts_only(s: Settings) -> bool {

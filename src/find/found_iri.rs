@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use encoding_rs::Encoding;
 
+use crate::chars::byte_search::find_byte;
 use crate::charset::detect::Charset;
 use crate::find::scanner::{Candidate, Kind};
 use crate::iri::components::{Components, PackedComponents};
@@ -84,19 +85,29 @@ impl PartialEq for Hit<'_> {
             document,
             verdict,
         } = self;
-        (start, end, kind, text, wrapped, leiri, truncated, bidi_next)
-            == (
-                &other.start,
-                &other.end,
-                &other.kind,
-                &other.text,
-                &other.wrapped,
-                &other.leiri,
-                &other.truncated,
-                &other.bidi_next,
-            )
-            && (line, column, document, verdict)
-                == (&other.line, &other.column, &other.document, &other.verdict)
+        // A verdict proven is the verdict with the components it stands
+        // for (a hit made from the full reading of the same candidate
+        // has them).
+        let same_verdict = match (verdict, &other.verdict) {
+            (Verdict::Proven, Verdict::Proven) => true,
+            (Verdict::Proven, _) | (_, Verdict::Proven) => {
+                other.is_valid() && self.components() == other.components()
+            }
+            (mine, theirs) => mine == theirs,
+        };
+        same_verdict
+            && (start, end, kind, text, wrapped, leiri, truncated, bidi_next)
+                == (
+                    &other.start,
+                    &other.end,
+                    &other.kind,
+                    &other.text,
+                    &other.wrapped,
+                    &other.leiri,
+                    &other.truncated,
+                    &other.bidi_next,
+                )
+            && (line, column, document) == (&other.line, &other.column, &other.document)
     }
 }
 
@@ -107,6 +118,11 @@ impl Eq for Hit<'_> {}
 enum Verdict {
     /// Valid, with the components the validation computed.
     Valid(PackedComponents),
+    /// Valid, proven so by the scanner's plain reading
+    /// ([`Candidate::proven_valid`]) and not validated: its components
+    /// are found when asked for ([`plain_link_components`]), so that a
+    /// hit only printed never looks for them.
+    Proven,
     /// Valid, too long for packed components (split again when asked).
     ValidLong,
     Invalid(Box<ParseError>),
@@ -134,10 +150,7 @@ impl<'h> Hit<'h> {
     /// [`Hit::of_text`], with whether a bidi override or isolate stands
     /// right next to the text.
     fn make(text: &'h str, c: Candidate, bidi_next: bool) -> Hit<'h> {
-        let verdict = match judge(text, &c) {
-            Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
-            Err(e) => Verdict::Invalid(Box::new(e)),
-        };
+        let verdict = judge(text, &c);
         Hit {
             start: c.start,
             end: c.end,
@@ -290,6 +303,34 @@ impl<'h> Hit<'h> {
             .get_or_init(|| iri_of(&self.text, self.kind, self.wrapped).into())
     }
 
+    /// Calls `f` with [`iri`](Hit::iri), without keeping it: when the IRI
+    /// is not the text (`http://` or `mailto:` added, white space
+    /// removed) and was not asked for yet, it is built on the stack (on
+    /// the heap beyond 1 KiB) for the call. Printing hits one by one
+    /// allocates nothing this way; [`iri`](Hit::iri) makes the IRI once
+    /// and keeps it, for a caller that asks again.
+    ///
+    /// ```
+    /// use iriscan::Finder;
+    /// let hit = Finder::new().find_iter(b"see www.example.org/a".as_slice()).next().unwrap();
+    /// let mut out = Vec::new();
+    /// hit.with_iri(|iri| out.extend_from_slice(iri.as_bytes()));
+    /// assert_eq!(out, b"http://www.example.org/a");
+    /// assert_eq!(hit.with_iri(str::len), hit.iri().len());
+    /// ```
+    #[inline]
+    pub fn with_iri<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        if self.kind == Kind::Iri && !self.wrapped {
+            return f(&self.text);
+        }
+        match self.made_iri.get() {
+            Some(made) => f(made),
+            // Its IRI is made with the hit.
+            None if self.kind == Kind::Href => f(self.iri()),
+            None => with_iri_of(&self.text, self.kind, self.wrapped, f),
+        }
+    }
+
     /// Whether the IRI is valid (RFC 3987bis §2.2 `IRI`, accepting the
     /// Legacy Extended IRI characters of docs/rules.md §1.2).
     pub fn is_valid(&self) -> bool {
@@ -317,6 +358,14 @@ impl<'h> Hit<'h> {
     pub fn components(&self) -> Option<Components> {
         match &self.verdict {
             Verdict::Valid(packed) => Some(packed.unpack(self.iri().len())),
+            Verdict::Proven => Some(
+                match plain_link_components(&self.text, self.kind, self.wrapped) {
+                    Some(Some(packed)) => packed.unpack(self.iri().len()),
+                    // (None is proven that is not of that shape; the split
+                    // of a valid IRI is its components all the same.)
+                    _ => Components::split(self.iri()),
+                },
+            ),
             Verdict::ValidLong => Some(Components::split(self.iri())),
             Verdict::Invalid(_) => None,
         }
@@ -482,14 +531,71 @@ pub(crate) fn candidate_text<'h>(hay: &'h [u8], c: &Candidate) -> &'h str {
     unsafe { std::str::from_utf8_unchecked(span) }
 }
 
+/// The verdict on a candidate whose text is `text`, as a [`Hit`] keeps
+/// it: for a candidate the plain reading proved valid
+/// ([`Candidate::proven_valid`]), valid without validating it, its
+/// components left to be found by searching its text for the delimiters
+/// when asked for ([`plain_link_components`]); for any other, the
+/// validator's ([`validate`]). A debug assertion holds the first to the
+/// second.
+#[inline(always)]
+fn judge(text: &str, c: &Candidate) -> Verdict {
+    if c.proven_valid && plain_link_shape(c.kind, c.wrapped) {
+        debug_assert_eq!(
+            plain_link_components(text, c.kind, c.wrapped).map(Ok),
+            Some(validate(text, c)),
+            "proven valid: {text:?}"
+        );
+        return Verdict::Proven;
+    }
+    match validate(text, c) {
+        Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
+        Err(e) => Verdict::Invalid(Box::new(e)),
+    }
+}
+
 /// The validator's verdict on a candidate whose text is `text`: its IRI
 /// ([`with_candidate_iri`]) against RFC 3987bis `IRI` with the Legacy
-/// Extended IRI characters of docs/rules.md §1.2. The one judgement of a
-/// candidate: a [`Hit`] keeps it, a count ([`candidate_is_valid`]) only
-/// asks whether it is `Ok`.
+/// Extended IRI characters of docs/rules.md §1.2, and the components the
+/// validation found.
 #[inline(always)]
-fn judge(text: &str, c: &Candidate) -> Result<Option<PackedComponents>, ParseError> {
+fn validate(text: &str, c: &Candidate) -> Result<Option<PackedComponents>, ParseError> {
     with_candidate_iri(text, c, |iri| parse_packed(iri, Rule::Iri, Syntax::Text))
+}
+
+/// The components of the IRI of a candidate the plain reading proved
+/// valid ([`Candidate::proven_valid`]), without validating it: a DNS
+/// scheme, `://` and a host without userinfo or port, then nothing or
+/// `/`, `?` or `#` and what follows ([`PackedComponents::of_plain_link`]).
+/// The IRI of a `www.` link is `http://` and its text; that of a link
+/// with a scheme, its text. `None` for a candidate not of that shape
+/// (none proven valid is).
+#[inline]
+fn plain_link_components(
+    text: &str,
+    kind: Kind,
+    wrapped: bool,
+) -> Option<Option<PackedComponents>> {
+    let b = text.as_bytes();
+    if !plain_link_shape(kind, wrapped) {
+        return None;
+    }
+    match kind {
+        Kind::Www => Some(PackedComponents::of_plain_link("http".len(), b)),
+        Kind::Iri => {
+            let colon = find_byte(b':', b)?;
+            let rest = b.get(colon..)?.strip_prefix(b"://")?;
+            Some(PackedComponents::of_plain_link(colon, rest))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a candidate of `kind` may be a plain link: one with a scheme
+/// or a `www.` one, not wrapped over lines.
+#[inline]
+fn plain_link_shape(kind: Kind, wrapped: bool) -> bool {
+    matches!(kind, Kind::Iri | Kind::Www) && !wrapped
 }
 
 /// Whether the hit candidate `c` of `hay` would make is valid
@@ -501,10 +607,13 @@ pub(crate) fn candidate_is_valid(hay: &[u8], c: &Candidate) -> bool {
     if c.proven_valid {
         // The plain reading proved it as it read it (see
         // `Candidate::proven_valid`); the validator is held to agree.
-        debug_assert!(judge(text, c).is_ok(), "proven valid, rejected: {text:?}");
+        debug_assert!(
+            validate(text, c).is_ok(),
+            "proven valid, rejected: {text:?}"
+        );
         return true;
     }
-    judge(text, c).is_ok()
+    validate(text, c).is_ok()
 }
 
 /// The IRI a candidate's text stands for: the text itself, without the
@@ -541,46 +650,90 @@ fn iri_of(text: &str, kind: Kind, wrapped: bool) -> Cow<'_, str> {
 /// ones on the heap): validating a hit allocates nothing.
 #[inline]
 pub(crate) fn with_candidate_iri<R>(text: &str, c: &Candidate, f: impl FnOnce(&str) -> R) -> R {
-    if c.kind == Kind::Iri && !c.wrapped {
-        return f(text);
+    with_iri_of(text, c.kind, c.wrapped, f)
+}
+
+/// [`with_candidate_iri`] from the kind and wrapping of the candidate.
+#[inline]
+fn with_iri_of<R>(text: &str, kind: Kind, wrapped: bool, f: impl FnOnce(&str) -> R) -> R {
+    // A candidate not wrapped over lines has no white space (it ends an
+    // IRI); an address without `%` needs none escaped.
+    debug_assert!(
+        wrapped
+            || !matches!(kind, Kind::Iri | Kind::Www)
+            || !text.bytes().any(|b| b.is_ascii_whitespace()),
+        "white space in a candidate not wrapped: {text:?}"
+    );
+    match kind {
+        Kind::Iri if !wrapped => return f(text),
+        Kind::Www if !wrapped => return with_prefixed("http://", text, f),
+        Kind::Email if find_byte(b'%', text.as_bytes()).is_none() => {
+            return with_prefixed("mailto:", text, f);
+        }
+        _ => {}
     }
+    with_iri_pieces(text, kind, wrapped, f)
+}
+
+/// Calls `f` with `prefix` and `text` joined, on the stack when short (a
+/// link's IRI, mostly): [`with_iri_of`]'s common case, without a
+/// kilobyte of stack to clear.
+#[inline]
+fn with_prefixed<R>(prefix: &str, text: &str, f: impl FnOnce(&str) -> R) -> R {
+    let mut buf = [0u8; SHORT_IRI];
+    let len = prefix.len() + text.len();
+    let Some(made) = buf.get_mut(..len) else {
+        return f(&[prefix, text].concat());
+    };
+    made[..prefix.len()].copy_from_slice(prefix.as_bytes());
+    made[prefix.len()..].copy_from_slice(text.as_bytes());
+    debug_assert!(std::str::from_utf8(made).is_ok());
+    // SAFETY: `made` is the two strings `prefix` and `text` one after the
+    // other: UTF-8. The debug assertion above checks it.
+    f(unsafe { std::str::from_utf8_unchecked(made) })
+}
+
+/// The longest IRI [`with_prefixed`] builds on the stack.
+const SHORT_IRI: usize = 256;
+
+/// [`with_iri_of`] for the IRIs made of pieces: white space removed, `%`
+/// escaped.
+fn with_iri_pieces<R>(text: &str, kind: Kind, wrapped: bool, f: impl FnOnce(&str) -> R) -> R {
     let mut buf = [0u8; STACK_IRI];
     let mut len = 0;
-    let mut push = |piece: &str| {
+    let mut push = |piece: &[u8]| {
         let end = len + piece.len();
         let fits = end <= STACK_IRI;
         if fits {
-            buf[len..end].copy_from_slice(piece.as_bytes());
+            buf[len..end].copy_from_slice(piece);
         }
         len = end;
         fits
     };
-    let fits = match c.kind {
-        Kind::Iri | Kind::Href => text
-            .split(|ch: char| ch.is_ascii_whitespace())
-            .all(&mut push),
-        Kind::Www => {
-            push("http://")
-                && text
-                    .split(|ch: char| ch.is_ascii_whitespace())
-                    .all(&mut push)
-        }
+    // Split at ASCII bytes, which are whole characters: every piece is
+    // UTF-8.
+    let pieces = || text.as_bytes().split(u8::is_ascii_whitespace);
+    let fits = match kind {
+        Kind::Iri | Kind::Href => pieces().all(&mut push),
+        Kind::Www => push(b"http://") && pieces().all(&mut push),
         Kind::Email => {
-            push("mailto:")
+            push(b"mailto:")
                 && text
-                    .split('%')
+                    .as_bytes()
+                    .split(|&b| b == b'%')
                     .enumerate()
-                    .all(|(i, part)| (i == 0 || push("%25")) && push(part))
+                    .all(|(i, part)| (i == 0 || push(b"%25")) && push(part))
         }
     };
     if !fits {
-        return f(&candidate_iri(text, c));
+        return f(&iri_of(text, kind, wrapped));
     }
     let made = &buf[..len];
     debug_assert!(std::str::from_utf8(made).is_ok());
-    // SAFETY: `made` is a concatenation of whole `&str`s (ASCII prefixes
-    // and `%25`, and pieces of `text` split at ASCII characters), which is
-    // UTF-8. The debug assertion above checks it; the unit test
+    // SAFETY: `made` is a concatenation of ASCII prefixes, `%25`, and
+    // pieces of the UTF-8 `text` split at ASCII bytes (each of which is a
+    // whole character, so every piece is whole characters): UTF-8. The
+    // debug assertion above checks it; the unit test
     // `stack_iri_is_candidate_iri` holds it equal to `candidate_iri`.
     f(unsafe { std::str::from_utf8_unchecked(made) })
 }
@@ -611,6 +764,114 @@ fn prefixed<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::find::scanner::{Options, ScanState, Scanner};
+
+    /// For every candidate of `hay` the plain reading proved valid, the
+    /// components found without validating ([`plain_link_components`])
+    /// against the validator's; returns how many were proven.
+    fn proven_components_agree(hay: &[u8]) -> usize {
+        let mut sc = Scanner::new(hay, Options::default());
+        let mut proven = 0;
+        sc.scan(&mut ScanState::default(), hay.len(), &mut |c| {
+            if c.proven_valid {
+                proven += 1;
+                let text = candidate_text(hay, &c);
+                let validated = validate(text, &c).expect("proven valid");
+                assert_eq!(
+                    plain_link_components(text, c.kind, c.wrapped),
+                    Some(validated),
+                    "{text:?}"
+                );
+                // And what a hit gives is that, equal to the hit the
+                // validator's verdict makes.
+                let hit = Hit::new(hay, c);
+                let validated = validated.expect("short");
+                let iri_len = hit.iri().len();
+                assert_eq!(
+                    hit.components(),
+                    Some(validated.unpack(iri_len)),
+                    "{text:?}"
+                );
+                let unproven = Candidate {
+                    proven_valid: false,
+                    ..c
+                };
+                assert_eq!(hit, Hit::new(hay, unproven), "{text:?}");
+            }
+            true
+        });
+        proven
+    }
+
+    #[test]
+    fn proven_links_have_the_validators_components() {
+        let text = "see http://example.com, http://example.com/ and \
+            https://example.org/a/b?c=d#e or www.example.net?q=1#f, \
+            www.example.net#top (http://example.org/wiki/Rust_(language)) \
+            http://ex%41mple.com/caf%C3%A9?q=%2f?x#y?z https://ja.wikipedia.org/wiki/東京 \
+            ftp://files.example.com/pub/?# http://a.b?#";
+        assert_eq!(proven_components_agree(text.as_bytes()), 9);
+    }
+
+    /// Every input of the corpus, scanned as bytes.
+    #[test]
+    fn proven_links_of_the_corpus_have_the_validators_components() {
+        fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("corpus") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    files(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"),
+            &mut paths,
+        );
+        let proven: usize = paths
+            .iter()
+            .map(|p| proven_components_agree(&std::fs::read(p).expect("read")))
+            .sum();
+        assert!(proven > 1000, "{proven}");
+    }
+
+    /// Pieces of links: delimiters, characters the plain reading proves
+    /// and those it leaves to the validator.
+    const PIECES: &[&str] = &[
+        "a", "b9", "-", ".", "_", "/", "//", "?", "#", "=", "&", "%41", "%", "(", ")", "é", "東",
+        "\u{e000}", "€", ".com", " ", ",", "~", "@", ":", "!", "'",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            failure_persistence: None,
+            cases: 2000,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Links of a scheme or `www.`, a host, then anything: what is
+        /// proven has the validator's components.
+        #[test]
+        fn proven_links_of_generated_text_have_the_validators_components(
+            links in proptest::collection::vec(
+                (
+                    proptest::sample::select(&["http://", "https://", "ftp://", "www.", " www."][..]),
+                    proptest::sample::select(&["example.com", "a.b", "xn--d1a.example", "ex-ample.org"][..]),
+                    proptest::collection::vec(proptest::sample::select(PIECES), 0..14),
+                ),
+                1..5,
+            ),
+        ) {
+            let text: String = links
+                .iter()
+                .map(|(trigger, host, rest)| format!("{trigger}{host}{} ", rest.concat()))
+                .collect();
+            proven_components_agree(text.as_bytes());
+        }
+    }
 
     fn candidate(text: &str, kind: Kind, wrapped: bool) -> Candidate {
         Candidate {
@@ -632,7 +893,9 @@ mod tests {
             ("<http://a.b/c\n  /d>", Kind::Iri, true),
             ("http://a.b/c\r\n\t/d", Kind::Iri, true),
             ("www.例え.jp/パス", Kind::Www, false),
-            ("www.example.com\n/a", Kind::Www, false),
+            ("www.example.com\n/a", Kind::Www, true),
+            ("www.example.com/a", Kind::Www, false),
+            ("bob@example.org", Kind::Email, false),
             ("bob%x%%@example.org", Kind::Email, false),
             ("%@b.c", Kind::Email, false),
             (long.as_str(), Kind::Www, false),
@@ -642,7 +905,13 @@ mod tests {
             let on_stack = with_candidate_iri(text, &c, str::to_string);
             assert_eq!(on_stack, candidate_iri(text, &c), "{text:?}");
         }
-        // The long one did not fit on the stack.
+        // The long ones did not fit on the stack.
         assert!(long.len() + 7 > STACK_IRI);
+        let wrapped_long = format!("<{long}\n/a>");
+        let text = &wrapped_long[1..wrapped_long.len() - 1];
+        let c = candidate(text, Kind::Www, true);
+        let on_stack = with_candidate_iri(text, &c, str::to_string);
+        assert_eq!(on_stack, candidate_iri(text, &c));
+        assert_eq!(on_stack, format!("http://{long}/a"));
     }
 }

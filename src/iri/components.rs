@@ -221,6 +221,51 @@ impl PackedComponents {
         Some(packed)
     }
 
+    /// The components of a plain link's IRI, found without validating it:
+    /// the IRI is a scheme of `scheme_len` bytes, `://`, then `rest` — a
+    /// host without userinfo or port, then nothing or a path from `/`, a
+    /// query or a fragment (at most one `#`). So the authority ends at the
+    /// first `/`, `?` or `#` of `rest`, the path at the next `?` or `#`,
+    /// the query at the `#` after it, and the host is the authority: the
+    /// ends [`Components::split`] gives, and the validator's for a valid
+    /// IRI. `rest` is searched, never the IRI, so that a `www.` link's IRI
+    /// (`http://` and the text) need not be built. `None` for an IRI too
+    /// long for 32-bit offsets, as [`PackedComponents::pack`].
+    ///
+    /// The caller knows the link plain ([`Candidate::proven_valid`]); a
+    /// debug assertion where it is called holds the answer to the
+    /// validator's.
+    ///
+    /// [`Candidate::proven_valid`]: crate::find::scanner::Candidate::proven_valid
+    #[inline]
+    pub(crate) fn of_plain_link(scheme_len: usize, rest: &[u8]) -> Option<PackedComponents> {
+        let base = scheme_len + "://".len();
+        let len = base + rest.len();
+        if len >= ABSENT as usize {
+            return None;
+        }
+        let authority_end = find_class(rest, 0, SLASH | QMARK | HASH);
+        let path_end = find_class(rest, authority_end, QMARK | HASH);
+        let at = |i: usize| (base + i) as u32;
+        let (query_end, fragment) = match rest.get(path_end) {
+            Some(b'?') => {
+                let end = find_class(rest, path_end + 1, HASH);
+                (at(end), end < rest.len())
+            }
+            Some(_) => (ABSENT, true),
+            None => (ABSENT, false),
+        };
+        Some(PackedComponents {
+            scheme_end: scheme_len as u32,
+            authority_end: at(authority_end),
+            userinfo_end: ABSENT,
+            host_end: at(authority_end),
+            path_end: at(path_end),
+            query_end,
+            fragment,
+        })
+    }
+
     /// The components of the string of `len` bytes they were packed from.
     pub(crate) fn unpack(&self, len: usize) -> Components {
         let present = |end: u32| (end != ABSENT).then_some(end as usize);
@@ -381,6 +426,37 @@ mod tests {
             let c = Components::split(s);
             let packed = PackedComponents::pack(&c, s.len()).expect("short");
             assert_eq!(packed.unpack(s.len()), c, "{s:?}");
+        }
+    }
+
+    /// A plain link's components found by searching for the delimiters
+    /// are those of the split, for every shape of link: no path, an empty
+    /// or longer path, a query or fragment, empty or not, `?` in the
+    /// fragment, long ones; with the scheme and `://` in the text, or
+    /// `http://` before a `www.` text.
+    #[test]
+    fn plain_link_components_are_the_split() {
+        let path = "/p".repeat(40);
+        let mut links = Vec::new();
+        for host in ["a", "example.com", "www.example.org", "ex%41mple.com"] {
+            for path in ["", "/", "/a/b", "/東京", path.as_str()] {
+                for query in ["", "?", "?q=1&r", "?a?b", "?/x"] {
+                    for fragment in ["", "#", "#f", "#a?b/c"] {
+                        links.push(format!("{host}{path}{query}{fragment}"));
+                    }
+                }
+            }
+        }
+        for rest in &links {
+            for scheme in ["http", "https", "ftp", "s"] {
+                let iri = format!("{scheme}://{rest}");
+                let split = PackedComponents::pack(&Components::split(&iri), iri.len());
+                assert_eq!(
+                    PackedComponents::of_plain_link(scheme.len(), rest.as_bytes()),
+                    split,
+                    "{iri:?}"
+                );
+            }
         }
     }
 
