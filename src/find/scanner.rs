@@ -1316,6 +1316,8 @@ impl<'h> Scanner<'h> {
         // grammar may not allow it where it stands (a private-use
         // character outside the query), so the validator judges.
         let mut unproven_char = false;
+        // Where the last such character ends.
+        let mut other_end = 0;
         if path {
             loop {
                 p = plain_run(hay, p, limit.min(hay.len()));
@@ -1343,6 +1345,7 @@ impl<'h> Scanner<'h> {
                     _ => match next(p, b) {
                         Next::Go(n) => {
                             unproven_char = true;
+                            other_end = p + n;
                             n
                         }
                         Next::End => break,
@@ -1353,9 +1356,12 @@ impl<'h> Scanner<'h> {
         }
         let read = p - body;
         // Most links end with a letter, a digit or `/`: nothing to trim
-        // (`trim` would stop at once).
+        // (`trim` would stop at once). A non-ASCII byte last is the end of
+        // a letter, mark or digit `plain_run` stepped over (never trimmed)
+        // unless `next` let the character through.
         let end = match hay[..p].last() {
             Some(&b) if p > body && b.is_ascii() && !ascii_is(b, ascii::TRIM) && b != b'-' => p,
+            Some(&b) if p > body && b >= 0x80 && p != other_end => p,
             Some(&b)
                 if p > body
                     && b >= 0x80
