@@ -44,8 +44,14 @@ fn equal_bytes(w: u64, b: u8) -> u64 {
 #[inline]
 pub(crate) fn contains_byte(hay: &[u8], b: u8) -> bool {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    // SAFETY: as in `ByteMasks::of`: SSE2 is in every x86-64 processor.
-    return unsafe { contains_byte_sse2(hay, b) };
+    {
+        // SAFETY: `contains_byte_sse2` needs SSE2 and nothing else; the
+        // `cfg` compiles this only where the build targets it, and SSE2 is
+        // part of every x86-64 processor (the architecture's baseline), so
+        // the processor running this has it (asserted in debug builds).
+        debug_assert!(std::arch::is_x86_feature_detected!("sse2"));
+        unsafe { contains_byte_sse2(hay, b) }
+    }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     hay.contains(&b)
 }

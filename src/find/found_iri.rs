@@ -842,7 +842,7 @@ mod tests {
     /// and those it leaves to the validator.
     const PIECES: &[&str] = &[
         "a", "b9", "-", ".", "_", "/", "//", "?", "#", "=", "&", "%41", "%", "(", ")", "é", "東",
-        "\u{e000}", "€", ".com", " ", ",", "~", "@", ":", "!", "'",
+        "\u{e000}", "€", ".com", " ", ",", "~", "@", ":", "!", "'", "\u{94d}", "ß", "٣",
     ];
 
     proptest::proptest! {
@@ -859,7 +859,9 @@ mod tests {
             links in proptest::collection::vec(
                 (
                     proptest::sample::select(&["http://", "https://", "ftp://", "www.", " www."][..]),
-                    proptest::sample::select(&["example.com", "a.b", "xn--d1a.example", "ex-ample.org"][..]),
+                    proptest::sample::select(
+                        &["example.com", "a.b", "xn--d1a.example", "ex-ample.org", "пример.рф", "例え.テスト", "दिल्ली.भारत"][..],
+                    ),
                     proptest::collection::vec(proptest::sample::select(PIECES), 0..14),
                 ),
                 1..5,

@@ -11,10 +11,11 @@
 //!
 //! # Two readings
 //!
-//! Most links are plain: a host of letters, digits, `-` and `.` without
-//! user or port, then a path of IRI characters and letters, up to white
-//! space or a quote. The plain reading (`plain_link`) reads such a link in
-//! one pass, with an ASCII host checked from bit masks, and gives the
+//! Most links are plain: a host of letters of any script, digits, `-`,
+//! `.`, `_` and `%` without user or port, then a path of IRI characters
+//! and letters, up to white space or a quote. The plain reading
+//! (`plain_link`) reads such a link in one pass, with its host (ASCII or
+//! IDN) checked from bit masks, and gives the
 //! candidate the full reading (`candidate_in`) would give — proven valid,
 //! most of the time, so that a count need not validate it. Anything it
 //! does not model — another bracket or a quote, a LEIRI character, a port,
@@ -1264,11 +1265,12 @@ impl<'h> Scanner<'h> {
         // The host: ASCII bytes a DNS name holds and letters of any script
         // (`plain_run`'s bytes), up to `/`, `?`, `#` or the end of the link.
         // A host of more than `MAX_HOST_LEN` bytes is left to the full
-        // reading after that many: no plain link has one, and in a run of
-        // host bytes with a `www.` every few bytes (`www.ąwww.www.ąwww.…`)
-        // each `www.` the full reading's memo lets through would otherwise
-        // have this read the run up to the maximum length, as the full
-        // reading then does again.
+        // reading after that many: no ASCII host that long passes (an IDN
+        // that long may, and the full reading measures its ASCII form),
+        // and in a run of host bytes with a `www.` every few bytes
+        // (`www.ąwww.www.ąwww.…`) each `www.` the full reading's memo lets
+        // through would otherwise have this read the run up to the maximum
+        // length, as the full reading then does again.
         let host_stop = body + MAX_HOST_LEN + 1;
         let stop = limit.min(hay.len()).min(host_stop);
         let mut p = plain_run(hay, body, stop);
@@ -2490,6 +2492,15 @@ mod tests {
             ("www.scriptics.com参照", 0),
             ("http://a.\u{20000}.com/", 0),
             ("http://a€.com/", 0),
+            // An IDN host of more than 253 bytes (valid: its ASCII form is
+            // shorter) is left to the full reading.
+            (
+                &format!(
+                    "http://{}com/x",
+                    "日日日日日日日日日日日日日日日日日日日日.".repeat(5)
+                ),
+                0,
+            ),
             ("http://example.com/it's", 0),
             ("http://example.com/#a#b", 0),
             ("http://example.com/[x]", 0),
