@@ -215,7 +215,7 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         args.format,
         structured,
     );
-    job.decompress = args.search_zip;
+    job.reading.decompress = args.search_zip;
     let mut stats = Stats::start();
     // `--threads N` is N threads in all, this one included: it reads the
     // input and, while it waits for the pool, works on the pool's jobs. A
@@ -232,16 +232,8 @@ fn run(args: &Args) -> anyhow::Result<Status> {
         // Several threads: inputs side by side on the pool, printed in
         // order (a single small input is scanned here on one thread).
         Job::Hits(searcher, printer) if threads > 1 => {
-            let scan = HitScan {
-                searcher,
-                renderer: &printer.renderer(),
-                counts_only: printer.counts_only(),
-                decompress: job.decompress,
-                incremental: job.incremental,
-                format: job.format,
-                structured: &job.structured,
-                progress: &progress,
-            };
+            let renderer = printer.renderer();
+            let scan = HitScan::of(searcher, printer, &renderer, &job.reading, &progress);
             // With `-m`, `-l` or `-q` a scan stops early, and what a
             // structured input's reader says after the stop is not
             // reported: such an input is scanned at its turn.
@@ -433,7 +425,7 @@ fn scan_apart(
     may_stop: bool,
 ) -> in_order::Outcome {
     let mut record = Recorder::start();
-    let (reader, len) = match input.open_sized(scan.decompress) {
+    let (reader, len) = match input.open_sized(scan.reading.decompress) {
         Ok(opened) => opened,
         Err(e) => {
             report_open(&input.name, &e);
@@ -455,21 +447,22 @@ fn scan_apart(
     // here as well as at its turn (where it would hold up the walk).
     let small = len < limit;
     if !small
-        && scan.format != FormatChoice::Auto
-        && scan.format != FormatChoice::Given(InputFormat::Html)
+        && scan.reading.format != FormatChoice::Auto
+        && scan.reading.format != FormatChoice::Given(InputFormat::Html)
     {
         return in_order::Outcome::AtItsTurn;
     }
-    let (format, told, reader) = match structured::choose(scan.format, input.file_name(), reader) {
-        Ok(chosen) => chosen,
-        Err(err) => {
-            report_read(&input.name, 0, &err);
-            return in_order::Outcome::Recorded {
-                events: record.finish(),
-                failed: Ok(true),
-            };
-        }
-    };
+    let (format, told, reader) =
+        match structured::choose(scan.reading.format, input.file_name(), reader) {
+            Ok(chosen) => chosen,
+            Err(err) => {
+                report_read(&input.name, 0, &err);
+                return in_order::Outcome::Recorded {
+                    events: record.finish(),
+                    failed: Ok(true),
+                };
+            }
+        };
     if (!small && format != InputFormat::Html) || (may_stop && format != InputFormat::Text) {
         return in_order::Outcome::AtItsTurn;
     }
@@ -497,13 +490,28 @@ struct HitScan<'a> {
     /// Only counts are printed: text is scanned without making hits
     /// ([`HitPrinter::counts_only`]).
     counts_only: bool,
-    /// `-z`.
-    decompress: bool,
-    /// Input read as it arrives is scanned as it arrives.
-    incremental: bool,
-    format: FormatChoice,
-    structured: &'a StructuredOptions,
+    reading: &'a Reading,
     progress: &'a Progress,
+}
+
+impl<'a> HitScan<'a> {
+    /// The scan of `printer`'s job with `searcher`, reading as `reading`
+    /// says; `renderer` is `printer.renderer()`.
+    fn of<W: Write>(
+        searcher: &'a Searcher,
+        printer: &HitPrinter<W>,
+        renderer: &'a Renderer,
+        reading: &'a Reading,
+        progress: &'a Progress,
+    ) -> HitScan<'a> {
+        HitScan {
+            searcher,
+            renderer,
+            counts_only: printer.counts_only(),
+            reading,
+            progress,
+        }
+    }
 }
 
 /// Opens `input`, tells its format and scans it, handing what it finds to
@@ -515,14 +523,14 @@ fn scan_hits(
     binary: BinaryCheck,
     out: &mut impl Emit,
 ) -> io::Result<bool> {
-    let reader = match input.open(scan.decompress) {
+    let reader = match input.open(scan.reading.decompress) {
         Ok(r) => r,
         Err(e) => {
             report_open(&input.name, &e);
             return Ok(true);
         }
     };
-    match structured::choose(scan.format, input.file_name(), reader) {
+    match structured::choose(scan.reading.format, input.file_name(), reader) {
         Ok(chosen) => scan_chosen(scan, input, chosen, binary, out),
         Err(err) => {
             report_read(&input.name, 0, &err);
@@ -551,7 +559,7 @@ fn scan_chosen(
             reader,
             input,
             scan.progress,
-            scan.structured,
+            &scan.reading.structured,
             renderer,
             out,
         )?;
@@ -572,7 +580,7 @@ fn scan_chosen(
     };
     let mode = ReadMode {
         binary,
-        incremental: scan.incremental,
+        incremental: scan.reading.incremental,
     };
     let r = if scan.counts_only {
         let mut counts = iriscan::Counts::default();
@@ -618,9 +626,14 @@ enum Job<W: Write> {
     Lines(LineOptions, Option<&'static Encoding>, LinePrinter<W>),
 }
 
-/// The job of a run, and how it reads input that arrives as it is written.
+/// The job of a run, and how it reads its inputs.
 struct Run<W: Write> {
     job: Job<W>,
+    reading: Reading,
+}
+
+/// How a run reads its inputs.
+struct Reading {
     /// Hand on each hit as soon as its line is read (line-buffered output).
     incremental: bool,
     /// Decompress compressed inputs (`-z`).
@@ -729,10 +742,12 @@ impl<W: Write> Run<W> {
     ) -> Run<W> {
         Run {
             job,
-            incremental,
-            decompress: false,
-            format,
-            structured,
+            reading: Reading {
+                incremental,
+                decompress: false,
+                format,
+                structured,
+            },
         }
     }
 
@@ -747,20 +762,12 @@ impl<W: Write> Run<W> {
     ) -> io::Result<bool> {
         match &mut self.job {
             Job::Hits(searcher, printer) => {
-                let scan = HitScan {
-                    searcher,
-                    renderer: &printer.renderer(),
-                    counts_only: printer.counts_only(),
-                    decompress: self.decompress,
-                    incremental: self.incremental,
-                    format: self.format,
-                    structured: &self.structured,
-                    progress,
-                };
+                let renderer = printer.renderer();
+                let scan = HitScan::of(searcher, printer, &renderer, &self.reading, progress);
                 scan_hits(&scan, input, binary, &mut Direct { printer, stats })
             }
             Job::Lines(opts, encoding, printer) => {
-                let reader = match input.open(self.decompress) {
+                let reader = match input.open(self.reading.decompress) {
                     Ok(r) => r,
                     Err(e) => {
                         report_open(&input.name, &e);
