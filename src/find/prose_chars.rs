@@ -18,17 +18,20 @@
 //! # Speed
 //!
 //! The forward scan asks at every non-ASCII character. The properties of
-//! the Basic Multilingual Plane are therefore cached, by pages of 256 code
-//! points computed on first use (most texts touch a handful of pages;
-//! computing all 65,536 code points up front cost milliseconds at every
-//! start); the other planes are computed each time.
+//! the Basic Multilingual Plane are therefore a table made ahead of time
+//! (`prose_chars/bmp_table.rs`: 256 pages of 256 code points, the 56
+//! distinct pages stored once), so that a lookup is two loads; computing
+//! all 65,536 code points at start would cost about ten milliseconds, and
+//! computing pages on first use cost a check on every lookup. A test
+//! computes the table again from the rules below and compares it (and
+//! writes it, with `IRISCAN_WRITE_TABLES=1`, when a new Unicode version
+//! changes it). The other planes are computed each time.
 //!
 //! ```text
 //! classify('é') = Iri    classify('。') = End    classify('（') = Open
 //! is_trimmed_non_ascii('…') = true    is_cjk('日') = true
 //! ```
 
-use std::sync::OnceLock;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::chars::ascii::{IRI, TEXT_EXTRA, ascii_is};
@@ -73,7 +76,9 @@ struct Info(u8);
 const TRIMMED: u8 = 4;
 const WORD: u8 = 8;
 
+#[cfg(test)]
 impl Info {
+    /// Computed (the table holds the BMP; see the module docs).
     fn of(c: char) -> Info {
         let class = classify_uncached(c) as u8;
         let mut f = class;
@@ -85,7 +90,9 @@ impl Info {
         }
         Info(f)
     }
+}
 
+impl Info {
     fn class(self) -> Class {
         match self.0 & 3 {
             0 => Class::Iri,
@@ -96,23 +103,30 @@ impl Info {
     }
 }
 
-/// The properties of the BMP, by pages of 256 code points each computed on
-/// first use (see the module docs).
-static BMP: [OnceLock<Box<[Info; 256]>>; 256] = [const { OnceLock::new() }; 256];
+/// The properties of the BMP (see the module docs), made by
+/// [`Info::of_bmp`].
+mod bmp_table;
 
+#[cfg(test)]
+impl Info {
+    /// What the table holds for a BMP code point: a surrogate ends an IRI.
+    fn of_bmp(u: u32) -> Info {
+        char::from_u32(u).map_or(Info(Class::End as u8), Info::of)
+    }
+}
+
+/// The cached properties of a non-ASCII BMP character; `None` for ASCII
+/// and the other planes.
 #[inline]
 fn info(c: char) -> Option<Info> {
     let u = c as u32;
     if !(0x80..0x10000).contains(&u) {
         return None;
     }
-    let page = BMP[(u >> 8) as usize].get_or_init(|| {
-        let base = u & !0xFF;
-        Box::new(std::array::from_fn(|i| {
-            char::from_u32(base + i as u32).map_or(Info(Class::End as u8), Info::of)
-        }))
-    });
-    Some(page[(u & 0xFF) as usize])
+    let page = bmp_table::PAGE_OF[(u >> 8) as usize];
+    Some(Info(
+        bmp_table::PAGES[usize::from(page)][(u & 0xFF) as usize],
+    ))
 }
 
 /// Classifies a character for the forward scan (meant for non-ASCII; ASCII
@@ -214,6 +228,36 @@ pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
     }
 }
 
+/// The length of the letter, mark or digit of two or three bytes that
+/// `bytes` starts with (as [`is_word_char_non_ascii`] tells of the
+/// character UTF-8 decodes there), or 0: the step of the scanner's runs
+/// over letters of any script, decoded straight into the table's index.
+#[inline(always)]
+pub(crate) fn word_char_len(bytes: &[u8]) -> usize {
+    let cont = |b: u8| b & 0xC0 == 0x80;
+    let (u, n) = match *bytes {
+        [b0 @ 0xC2..=0xDF, b1, ..] if cont(b1) => {
+            ((u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F), 2)
+        }
+        [b0 @ 0xE0..=0xEF, b1, b2, ..]
+            if cont(b1) && cont(b2) && !(b0 == 0xE0 && b1 < 0xA0) && !(b0 == 0xED && b1 > 0x9F) =>
+        {
+            let u =
+                (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+            (u, 3)
+        }
+        _ => return 0,
+    };
+    // Not overlong, not a surrogate: a non-ASCII BMP character.
+    debug_assert!(char::from_u32(u).is_some_and(|c| c as u32 >= 0x80));
+    let page = bmp_table::PAGE_OF[(u >> 8) as usize];
+    if bmp_table::PAGES[usize::from(page)][(u & 0xFF) as usize] & WORD != 0 {
+        n
+    } else {
+        0
+    }
+}
+
 fn word_uncached(c: char) -> bool {
     use GeneralCategory::*;
     classify_uncached(c) == Class::Iri
@@ -287,6 +331,118 @@ mod tests {
         // iprivate continues the candidate; validation rejects it outside the query.
         assert_eq!(classify('\u{E000}'), Class::Iri);
         assert_eq!(classify('\u{E0041}'), Class::Iri);
+    }
+
+    /// The table of `bmp_table.rs` is what the rules give for every BMP
+    /// code point; `IRISCAN_WRITE_TABLES=1` writes it anew instead.
+    #[test]
+    fn the_bmp_table_is_what_the_rules_give() {
+        let pages: Vec<[u8; 256]> = (0..256u32)
+            .map(|p| std::array::from_fn(|i| Info::of_bmp(p * 256 + i as u32).0))
+            .collect();
+        let mut distinct: Vec<[u8; 256]> = Vec::new();
+        let mut page_of = [0u8; 256];
+        for (p, page) in pages.iter().enumerate() {
+            let k = match distinct.iter().position(|d| d == page) {
+                Some(k) => k,
+                None => {
+                    distinct.push(*page);
+                    distinct.len() - 1
+                }
+            };
+            page_of[p] = u8::try_from(k).expect("at most 256 distinct pages");
+        }
+        if std::env::var_os("IRISCAN_WRITE_TABLES").is_some() {
+            let path = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/find/prose_chars/bmp_table.rs"
+            );
+            std::fs::write(path, render_table(&page_of, &distinct)).unwrap();
+            // The build under test still holds the old table.
+            return;
+        }
+        for u in 0..0x10000u32 {
+            let stored = bmp_table::PAGES[usize::from(bmp_table::PAGE_OF[(u >> 8) as usize])]
+                [(u & 0xFF) as usize];
+            assert_eq!(
+                stored,
+                pages[(u >> 8) as usize][(u & 0xFF) as usize],
+                "U+{u:04X}: the table is out of date (IRISCAN_WRITE_TABLES=1 cargo test \
+                 --lib the_bmp_table writes it)"
+            );
+        }
+    }
+
+    fn render_table(page_of: &[u8; 256], pages: &[[u8; 256]]) -> String {
+        use std::fmt::Write;
+        let mut s = String::from(
+            "//! Made by the test `the_bmp_table_is_what_the_rules_give` in\n\
+             //! `prose_chars.rs` (`IRISCAN_WRITE_TABLES=1 cargo test --lib\n\
+             //! the_bmp_table`); do not edit. Each byte is an `Info`: the class in\n\
+             //! the low two bits, then `TRIMMED` (4) and `WORD` (8).\n\n\
+             /// The page of `PAGES` that holds code points `p << 8 ..= p << 8 | 0xFF`.\n\
+             #[rustfmt::skip]\n\
+             pub(super) static PAGE_OF: [u8; 256] = [\n",
+        );
+        for row in page_of.chunks(16) {
+            let cells: Vec<String> = row.iter().map(|k| format!("{k}")).collect();
+            writeln!(s, "    {},", cells.join(", ")).unwrap();
+        }
+        writeln!(s, "];\n").unwrap();
+        writeln!(s, "/// The distinct pages of 256 code points.").unwrap();
+        writeln!(s, "#[rustfmt::skip]").unwrap();
+        writeln!(
+            s,
+            "pub(super) static PAGES: [[u8; 256]; {}] = [",
+            pages.len()
+        )
+        .unwrap();
+        for page in pages {
+            writeln!(s, "    [").unwrap();
+            for row in page.chunks(32) {
+                let cells: Vec<String> = row.iter().map(|b| format!("{b}")).collect();
+                writeln!(s, "        {},", cells.join(", ")).unwrap();
+            }
+            writeln!(s, "    ],").unwrap();
+        }
+        writeln!(s, "];").unwrap();
+        s
+    }
+
+    /// `word_char_len` on every sequence of two bytes and every one of
+    /// three that starts a three-byte character, whole and cut short,
+    /// against std's decoding and the rule itself (not the table).
+    #[test]
+    fn word_char_len_is_the_rule_on_every_sequence() {
+        let rule = |bytes: &[u8]| -> usize {
+            let valid = match std::str::from_utf8(bytes) {
+                Ok(s) => s,
+                Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap(),
+            };
+            match valid.chars().next() {
+                Some(c) if matches!(c.len_utf8(), 2 | 3) && word_uncached(c) => c.len_utf8(),
+                _ => 0,
+            }
+        };
+        for b0 in 0x80..=0xFFu8 {
+            for b1 in 0..=0xFFu8 {
+                let seqs: Vec<Vec<u8>> = if (0xE0..=0xEF).contains(&b0) {
+                    (0..=0xFFu8).map(|b2| vec![b0, b1, b2, b'a']).collect()
+                } else {
+                    vec![vec![b0, b1, 0x80, b'a']]
+                };
+                for seq in seqs {
+                    for len in 0..=seq.len() {
+                        let cut = &seq[..len];
+                        assert_eq!(word_char_len(cut), rule(cut), "{cut:X?}");
+                    }
+                }
+            }
+        }
+        assert_eq!(word_char_len("é".as_bytes()), 2);
+        assert_eq!(word_char_len("日".as_bytes()), 3);
+        assert_eq!(word_char_len("。".as_bytes()), 0);
+        assert_eq!(word_char_len("😀".as_bytes()), 0);
     }
 
     #[test]
