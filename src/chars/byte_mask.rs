@@ -63,18 +63,22 @@ pub(crate) fn contains_byte(hay: &[u8], b: u8) -> bool {
 fn contains_byte_sse2(hay: &[u8], b: u8) -> bool {
     use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
     let needle = _mm_set1_epi8(b as i8);
-    let mut chunks = hay.chunks_exact(16);
-    for chunk in &mut chunks {
+    let has = |chunk: &[u8]| {
         let chunk: [u8; 16] = chunk.try_into().expect("sixteen bytes");
-        if _mm_movemask_epi8(_mm_cmpeq_epi8(sixteen(chunk), needle)) != 0 {
-            return true;
-        }
+        _mm_movemask_epi8(_mm_cmpeq_epi8(sixteen(chunk), needle)) != 0
+    };
+    if hay.len() < 16 {
+        // Padded with a byte that is not `b`.
+        let mut last = [!b; 16];
+        last[..hay.len()].copy_from_slice(hay);
+        return has(&last);
     }
-    // The rest, padded with a byte that is not `b`.
-    let rest = chunks.remainder();
-    let mut last = [!b; 16];
-    last[..rest.len()].copy_from_slice(rest);
-    _mm_movemask_epi8(_mm_cmpeq_epi8(sixteen(last), needle)) != 0
+    let mut chunks = hay.chunks_exact(16);
+    if chunks.any(has) {
+        return true;
+    }
+    // The rest: the last sixteen bytes, some of them seen already.
+    !chunks.remainder().is_empty() && has(&hay[hay.len() - 16..])
 }
 
 /// Sixteen bytes as an SSE2 vector (no pointer read: two words).

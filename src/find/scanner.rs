@@ -1320,7 +1320,7 @@ impl<'h> Scanner<'h> {
         let mut other_end = 0;
         if path {
             loop {
-                p = plain_run(hay, p, limit.min(hay.len()));
+                p = path_run(hay, p, limit.min(hay.len()));
                 let Some(&b) = hay.get(p) else { break };
                 if p >= limit {
                     return Err(p - body);
@@ -2140,17 +2140,55 @@ fn word_char_at(hay: &[u8], p: usize) -> usize {
 /// a quote, a bracket or a character that ends an IRI. Runs of such text
 /// make up most of a link, and a host may be kilobytes long.
 #[inline(always)]
-fn plain_run(hay: &[u8], mut p: usize, stop: usize) -> usize {
+fn plain_run(hay: &[u8], p: usize, stop: usize) -> usize {
+    run_over(hay, p, stop, |b| {
+        DENSE[b as usize] & PLAIN_HOST == PLAIN_HOST
+    })
+}
+
+/// ASCII bytes that a plain link's path, query or fragment steps over with
+/// nothing to note: the IRI characters but the brackets `(` `)`, the quote
+/// `'` and `#`.
+static PATH_PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = ASCII[i] & ascii::IRI != 0 && !is_counted(b) && b != b'#';
+        i += 1;
+    }
+    t
+};
+
+/// [`plain_run`] after a plain link's host: the ASCII bytes of
+/// [`PATH_PLAIN`] and the same letters of two or three bytes.
+#[inline(always)]
+fn path_run(hay: &[u8], p: usize, stop: usize) -> usize {
+    run_over(hay, p, stop, |b| PATH_PLAIN[b as usize])
+}
+
+/// The end of the run from `p` (before `stop`) of ASCII bytes that are
+/// `plain` and of the letters, marks and digits of two or three bytes that
+/// [`word_char_len`] takes.
+#[inline(always)]
+fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -> usize {
     loop {
         if p < stop {
             p += hay[p..stop]
                 .iter()
-                .position(|&b| DENSE[b as usize] & PLAIN_HOST != PLAIN_HOST)
+                .position(|&b| !plain(b))
                 .unwrap_or(stop - p);
         }
-        match hay.get(p..stop).map_or(0, word_char_len) {
-            0 => return p,
-            n => p += n,
+        // Letters of other scripts come in runs (words of Cyrillic, CJK,
+        // Hangul): step from one to the next before looking for ASCII.
+        loop {
+            match hay.get(p..stop).map_or(0, word_char_len) {
+                0 => return p,
+                n => p += n,
+            }
+            if p >= stop || hay[p] < 0x80 {
+                break;
+            }
         }
     }
 }
