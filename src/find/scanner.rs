@@ -1953,6 +1953,9 @@ impl<'h> Scanner<'h> {
         // where it stops): letters, digits, `-` and `.` of any script.
         let mut end = at + 1;
         let (mut dot, mut non_ascii) = (false, false);
+        // A letter of four bytes: the validator judges the address (see
+        // `proven_valid` below).
+        let mut four = false;
         while end < hay.len() && end - at <= 256 {
             let b = hay[end];
             if b < 0x80 {
@@ -1965,6 +1968,7 @@ impl<'h> Scanner<'h> {
                 match decode_at(hay, end) {
                     Some((c, n)) if is_word_char_non_ascii(c) => {
                         non_ascii = true;
+                        four |= n == 4;
                         end += n;
                     }
                     _ => break,
@@ -2005,6 +2009,7 @@ impl<'h> Scanner<'h> {
                 if spaceless.is_none() && is_spaceless_script(c) {
                     spaceless = Some(i);
                 }
+                four |= n == 4;
                 i -= n;
             }
             if at - i > MAX_RUN {
@@ -2056,7 +2061,15 @@ impl<'h> Scanner<'h> {
             wrapped: false,
             leiri: false,
             truncated: false,
-            proven_valid: false,
+            // Its IRI is `mailto:`, the local part with `%` written `%25`,
+            // `@` and the domain: one path segment of ASCII letters,
+            // digits, `. _ + - @`, `%25`, and letters, marks and digits of
+            // other scripts. Those of two and three bytes are the ones
+            // `plain_run` steps over, which the grammar allows in a path
+            // (`what_plain_run_steps_over_the_grammar_allows_everywhere`);
+            // of those of four bytes, some are not `ucschar` (the
+            // variation selectors of plane 14).
+            proven_valid: !four,
         })
     }
 }
@@ -2620,6 +2633,46 @@ mod tests {
         }
     }
 
+    /// An e-mail address is proven valid unless it holds a letter of four
+    /// bytes; the validator agrees with every proof.
+    #[test]
+    fn an_address_is_proven_valid_unless_it_holds_four_bytes() {
+        for (text, proven, valid) in [
+            ("write to jane.doe+x@example.com.", true, true),
+            ("a%b@example.com", true, true),
+            ("ünïcödé@exämple.de", true, true),
+            ("連絡先はinfo@example.jp", true, true),
+            ("用户@例子.广告", true, true),
+            ("मेल@उदाहरण.भारत", true, true),
+            // Four bytes: CJK of plane 2 (valid), a variation selector of
+            // plane 14 (a mark, but no `ucschar`).
+            ("\u{20000}@example.com", false, true),
+            ("a@b\u{20000}.com", false, true),
+            ("a\u{E0100}@example.com", false, false),
+        ] {
+            let hay = text.as_bytes();
+            let mut found = Vec::new();
+            Scanner::new(hay, Options::default()).scan(
+                &mut ScanState::default(),
+                hay.len(),
+                &mut |c| {
+                    found.push(c);
+                    true
+                },
+            );
+            let [c] = found[..] else {
+                panic!("{text:?}: {found:?}");
+            };
+            assert_eq!(c.kind, Kind::Email, "{text:?}");
+            assert_eq!(c.proven_valid, proven, "{text:?}");
+            let unproven = Candidate {
+                proven_valid: false,
+                ..c
+            };
+            assert_eq!(candidate_is_valid(hay, &unproven), valid, "{text:?}");
+        }
+    }
+
     /// Every character the plain reading proves valid without decoding it
     /// for the validator — the letters, marks and digits of two and three
     /// bytes `plain_run` steps over — is one the IRI grammar allows in a
@@ -2640,6 +2693,8 @@ mod tests {
                 format!("http://a/{c}"),
                 format!("http://a/?{c}"),
                 format!("http://a/#{c}"),
+                // An e-mail address's IRI (`try_email`).
+                format!("mailto:a{c}@b{c}.c"),
             ] {
                 assert!(valid(&iri), "{c:?} U+{:04X} in {iri:?}", c as u32);
             }
@@ -2652,6 +2707,12 @@ mod tests {
             let c = b as char;
             if DENSE[b as usize] & PLAIN_HOST == PLAIN_HOST {
                 assert!(valid(&format!("http://a{c}b/")), "{c:?} in a host");
+            }
+            if ascii_is(b, ascii::EMAIL_LOCAL) {
+                assert!(valid(&format!("mailto:a{c}b@c.d")), "{c:?} in a local part");
+            }
+            if ascii_is(b, ascii::DOMAIN) {
+                assert!(valid(&format!("mailto:a@b{c}c.d")), "{c:?} in a domain");
             }
             if ascii_is(b, ascii::IRI) {
                 assert!(valid(&format!("http://a/{c}")), "{c:?} in a path");
