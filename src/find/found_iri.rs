@@ -603,17 +603,25 @@ fn plain_link_shape(kind: Kind, wrapped: bool) -> bool {
 /// place, no allocation).
 #[inline]
 pub(crate) fn candidate_is_valid(hay: &[u8], c: &Candidate) -> bool {
-    let text = candidate_text(hay, c);
     if c.proven_valid {
         // The plain reading proved it as it read it (see
         // `Candidate::proven_valid`); the validator is held to agree.
         debug_assert!(
-            validate(text, c).is_ok(),
-            "proven valid, rejected: {text:?}"
+            validates(hay, c),
+            "proven valid, rejected: {:?}",
+            candidate_text(hay, c)
         );
         return true;
     }
-    validate(text, c).is_ok()
+    validates(hay, c)
+}
+
+/// The validator's judgement of a candidate, out of line: the IRI it
+/// builds on the stack would otherwise make every caller's frame large,
+/// the count of a proven candidate too.
+#[inline(never)]
+fn validates(hay: &[u8], c: &Candidate) -> bool {
+    validate(candidate_text(hay, c), c).is_ok()
 }
 
 /// The IRI a candidate's text stands for: the text itself, without the
