@@ -80,6 +80,10 @@ impl AddAssign for Counts {
     }
 }
 
+/// Fewer candidates than this in a block are judged without the pool.
+#[cfg(feature = "parallel")]
+const FEW: usize = 256;
+
 /// The candidates judged and added to the counts, never placed.
 pub(super) struct Counting<'c>(pub(super) &'c mut Counts);
 
@@ -106,10 +110,19 @@ impl Delivery for Counting<'_> {
     type Located<'h> = Counts;
 
     /// Judges the pieces' candidates on the pool, a job a piece (as
-    /// locating runs them), and sums.
+    /// locating runs them), and sums; a few candidates (a block of text
+    /// without links) are judged on this thread, which is sooner than a
+    /// round on the pool.
     #[cfg(feature = "parallel")]
     fn locate(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, '_>) -> Counts {
         let window = ctx.window;
+        if pieces.iter().map(Vec::len).sum::<usize>() < FEW {
+            let mut counts = Counts::default();
+            for c in pieces.iter().flatten() {
+                counts.add_one(candidate_is_valid(window, c));
+            }
+            return counts;
+        }
         ctx.pool.install(|| {
             pieces
                 .par_iter()
