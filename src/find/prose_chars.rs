@@ -228,6 +228,19 @@ pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
     }
 }
 
+/// Whether each character of two bytes (U+0080..U+07FF, by its code
+/// point) is a word character: the table's first eight pages, flattened so
+/// that a letter of Greek, Cyrillic, Hebrew or Arabic costs one load.
+static TWO_BYTE_WORD: [bool; 0x800] = {
+    let mut t = [false; 0x800];
+    let mut u = 0;
+    while u < 0x800 {
+        t[u] = bmp_table::PAGES[bmp_table::PAGE_OF[u >> 8] as usize][u & 0xFF] & WORD != 0;
+        u += 1;
+    }
+    t
+};
+
 /// The length of the letter, mark or digit of two or three bytes that
 /// `bytes` starts with (as [`is_word_char_non_ascii`] tells of the
 /// character UTF-8 decodes there), or 0: the step of the scanner's runs
@@ -235,24 +248,37 @@ pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
 #[inline(always)]
 pub(crate) fn word_char_len(bytes: &[u8]) -> usize {
     let cont = |b: u8| b & 0xC0 == 0x80;
-    let (u, n) = match *bytes {
-        [b0 @ 0xC2..=0xDF, b1, ..] if cont(b1) => {
-            ((u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F), 2)
-        }
-        [b0 @ 0xE0..=0xEF, b1, b2, ..]
-            if cont(b1) && cont(b2) && !(b0 == 0xE0 && b1 < 0xA0) && !(b0 == 0xED && b1 > 0x9F) =>
-        {
-            let u =
-                (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
-            (u, 3)
-        }
-        _ => return 0,
+    let Some(&b0) = bytes.first() else {
+        return 0;
     };
-    // Not overlong, not a surrogate: a non-ASCII BMP character.
-    debug_assert!(char::from_u32(u).is_some_and(|c| c as u32 >= 0x80));
-    let page = bmp_table::PAGE_OF[(u >> 8) as usize];
-    if bmp_table::PAGES[usize::from(page)][(u & 0xFF) as usize] & WORD != 0 {
-        n
+    if b0 < 0xE0 {
+        // Two bytes (a lead below 0xC2 is ASCII, a continuation byte or
+        // overlong).
+        return match bytes.get(1) {
+            Some(&b1) if b0 >= 0xC2 && cont(b1) => {
+                let u = (usize::from(b0 & 0x1F) << 6) | usize::from(b1 & 0x3F);
+                if TWO_BYTE_WORD[u] { 2 } else { 0 }
+            }
+            _ => 0,
+        };
+    }
+    // Three bytes: not overlong, not a surrogate.
+    let (Some(&b1), Some(&b2)) = (bytes.get(1), bytes.get(2)) else {
+        return 0;
+    };
+    if b0 >= 0xF0
+        || !cont(b1)
+        || !cont(b2)
+        || (b0 == 0xE0 && b1 < 0xA0)
+        || (b0 == 0xED && b1 > 0x9F)
+    {
+        return 0;
+    }
+    let u = (usize::from(b0 & 0x0F) << 12) | (usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F);
+    debug_assert!(char::from_u32(u as u32).is_some_and(|c| c as u32 >= 0x800));
+    let page = bmp_table::PAGE_OF[u >> 8];
+    if bmp_table::PAGES[usize::from(page)][u & 0xFF] & WORD != 0 {
+        3
     } else {
         0
     }
