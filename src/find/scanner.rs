@@ -2192,16 +2192,9 @@ fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -
                 .position(|&b| !plain(b))
                 .unwrap_or(stop - p);
         }
-        // Letters of other scripts come in runs (words of Cyrillic, CJK,
-        // Hangul): step from one to the next before looking for ASCII.
-        loop {
-            match hay.get(p..stop).map_or(0, word_char_len) {
-                0 => return p,
-                n => p += n,
-            }
-            if p >= stop || hay[p] < 0x80 {
-                break;
-            }
+        match hay.get(p..stop).map_or(0, word_char_len) {
+            0 => return p,
+            n => p += n,
         }
     }
 }
