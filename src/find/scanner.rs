@@ -26,6 +26,12 @@
 //! reading's answer to the full reading's, and its proof to the
 //! validator, in every test.
 //!
+//! An e-mail address is proven valid too, unless it holds a character of
+//! four bytes: its IRI is `mailto:` and one path segment, and what the
+//! scanner takes in an address (ASCII letters, digits, `. _ + - %`, and
+//! the letters, marks and digits of two and three bytes that the plain
+//! reading steps over) the grammar allows in a path.
+//!
 //! # Linear time
 //!
 //! Every backward scan is bounded (a scheme or an e-mail local part is at
@@ -132,9 +138,10 @@ pub(crate) struct Candidate {
     pub leiri: bool,
     /// It was longer than the maximum length and was cut.
     pub truncated: bool,
-    /// The plain reading proved it a valid IRI as it read it (see
-    /// [`Scanner::plain_link`]): the validator need not read it again to
-    /// judge it. `false` says nothing.
+    /// The scanner proved it a valid IRI as it read it: the plain reading
+    /// of a link (see [`Scanner::plain_link`]), or an e-mail address
+    /// without a character of four bytes (see `try_email`). The validator
+    /// need not read it again to judge it. `false` says nothing.
     pub proven_valid: bool,
 }
 
