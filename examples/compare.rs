@@ -319,8 +319,30 @@ fn bulk_vs_node(iriscan: &Path, n: usize, lines: &Path, runs: usize) {
     );
 }
 
+/// What the command takes (`--help`; any other argument is refused
+/// rather than taken for a full run of several minutes).
+const USAGE: &str =
+    "usage: compare [--quick]          the whole comparison (--quick: smaller files)
+       compare --vs-node LINES     just iriscan against Node's URL on LINES lines
+       compare --write KIND MIB PATH   write a corpus file (prose, multilingual, log,
+                                   dense, or an adversarial kind)
+       compare --write iri-lines LINES PATH   the bulk normalization input";
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let known = ["--quick", "--vs-node", "--write"];
+    if args
+        .get(1)
+        .is_some_and(|a| a.starts_with('-') && !known.contains(&a.as_str()))
+    {
+        let help = matches!(args[1].as_str(), "--help" | "-h");
+        if help {
+            println!("{USAGE}");
+            return;
+        }
+        eprintln!("compare: unknown argument {:?}\n{USAGE}", args[1]);
+        std::process::exit(2);
+    }
     // `compare --write iri-lines LINES PATH`: the bulk normalization input
     // (for profiling).
     if args.get(1).map(String::as_str) == Some("--write")

@@ -548,7 +548,14 @@ fn judge(text: &str, c: &Candidate) -> Verdict {
         );
         return Verdict::Proven;
     }
-    match validate(text, c) {
+    let verdict = validate(text, c);
+    // A proven e-mail address (its components are the validator's) is
+    // held to the proof here too, not only when counted.
+    debug_assert!(
+        !c.proven_valid || verdict.is_ok(),
+        "proven valid, rejected: {text:?}"
+    );
+    match verdict {
         Ok(packed) => packed.map_or(Verdict::ValidLong, Verdict::Valid),
         Err(e) => Verdict::Invalid(Box::new(e)),
     }
@@ -604,8 +611,9 @@ fn plain_link_shape(kind: Kind, wrapped: bool) -> bool {
 #[inline]
 pub(crate) fn candidate_is_valid(hay: &[u8], c: &Candidate) -> bool {
     if c.proven_valid {
-        // The plain reading proved it as it read it (see
-        // `Candidate::proven_valid`); the validator is held to agree.
+        // The scanner proved it as it read it (a plain link or an e-mail
+        // address, see `Candidate::proven_valid`); the validator is held
+        // to agree.
         debug_assert!(
             validates(hay, c),
             "proven valid, rejected: {:?}",

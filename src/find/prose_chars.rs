@@ -25,7 +25,11 @@
 //! computing pages on first use cost a check on every lookup. A test
 //! computes the table again from the rules below and compares it (and
 //! writes it, with `IRISCAN_WRITE_TABLES=1`, when a new Unicode version
-//! changes it). The other planes are computed each time.
+//! changes it). The other planes are computed each time. The table holds
+//! the Unicode data of the `unicode-properties` in `Cargo.lock`: a build
+//! that resolves a newer release computes the other planes from it, and
+//! its tests fail until the table is written anew (no proof of validity
+//! rests on it: `ucschar` is a list of ranges).
 //!
 //! ```text
 //! classify('é') = Iri    classify('。') = End    classify('（') = Open
@@ -68,8 +72,9 @@ fn classify_uncached(c: char) -> Class {
     }
 }
 
-/// Cached properties of one BMP code point: its [`Class`] in the low two
-/// bits, then whether it is trimmed and whether it is a word character.
+/// The properties of one code point as the BMP table stores them: its
+/// [`Class`] in the low two bits, then whether it is trimmed and whether
+/// it is a word character.
 #[derive(Clone, Copy)]
 struct Info(u8);
 
@@ -103,9 +108,15 @@ impl Info {
     }
 }
 
-/// The properties of the BMP (see the module docs), made by
-/// [`Info::of_bmp`].
+/// The properties of the BMP (see the module docs), made by `Info::of_bmp`
+/// in the test `the_bmp_table_is_what_the_rules_give`.
 mod bmp_table;
+
+/// What the BMP table stores for code point `u` (below 0x10000).
+#[inline(always)]
+const fn stored(u: usize) -> u8 {
+    bmp_table::PAGES[bmp_table::PAGE_OF[u >> 8] as usize][u & 0xFF]
+}
 
 #[cfg(test)]
 impl Info {
@@ -115,18 +126,14 @@ impl Info {
     }
 }
 
-/// The cached properties of a non-ASCII BMP character; `None` for ASCII
+/// The stored properties of a non-ASCII BMP character; `None` for ASCII
 /// and the other planes.
 #[inline]
 fn info(c: char) -> Option<Info> {
     let u = c as u32;
-    if !(0x80..0x10000).contains(&u) {
-        return None;
-    }
-    let page = bmp_table::PAGE_OF[(u >> 8) as usize];
-    Some(Info(
-        bmp_table::PAGES[usize::from(page)][(u & 0xFF) as usize],
-    ))
+    (0x80..0x10000)
+        .contains(&u)
+        .then(|| Info(stored(u as usize)))
 }
 
 /// Classifies a character for the forward scan (meant for non-ASCII; ASCII
@@ -235,7 +242,7 @@ static TWO_BYTE_WORD: [bool; 0x800] = {
     let mut t = [false; 0x800];
     let mut u = 0;
     while u < 0x800 {
-        t[u] = bmp_table::PAGES[bmp_table::PAGE_OF[u >> 8] as usize][u & 0xFF] & WORD != 0;
+        t[u] = stored(u) & WORD != 0;
         u += 1;
     }
     t
@@ -245,6 +252,9 @@ static TWO_BYTE_WORD: [bool; 0x800] = {
 /// `bytes` starts with (as [`is_word_char_non_ascii`] tells of the
 /// character UTF-8 decodes there), or 0: the step of the scanner's runs
 /// over letters of any script, decoded straight into the table's index.
+/// (It decodes UTF-8 as `chars::utf8` does, with the same checks, but
+/// lives beside the table so that a letter costs a decode and one or two
+/// loads, with no `char` made in between.)
 #[inline(always)]
 pub(crate) fn word_char_len(bytes: &[u8]) -> usize {
     let cont = |b: u8| b & 0xC0 == 0x80;
@@ -276,12 +286,7 @@ pub(crate) fn word_char_len(bytes: &[u8]) -> usize {
     }
     let u = (usize::from(b0 & 0x0F) << 12) | (usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F);
     debug_assert!(char::from_u32(u as u32).is_some_and(|c| c as u32 >= 0x800));
-    let page = bmp_table::PAGE_OF[u >> 8];
-    if bmp_table::PAGES[usize::from(page)][u & 0xFF] & WORD != 0 {
-        3
-    } else {
-        0
-    }
+    if stored(u) & WORD != 0 { 3 } else { 0 }
 }
 
 fn word_uncached(c: char) -> bool {

@@ -3,10 +3,11 @@
 //!
 //! A hit is a candidate placed in the input (original offsets, line,
 //! column) with its IRI's verdict. A count needs the verdict only: each
-//! candidate the scanner decides goes straight to the validator
-//! (`found_iri::candidate_is_valid`, the very judgement a [`Hit`] keeps,
-//! so the counts are those of [`Hit::is_valid`] over the hits), and is
-//! added to [`Counts`]. Nothing is placed, no line is counted, nothing is
+//! candidate the scanner decides is judged (`found_iri::candidate_is_valid`:
+//! valid at once where the scanner proved it so as it read it — a plain
+//! link, an e-mail address — and by the validator otherwise, the very
+//! judgement a [`Hit`] keeps, so the counts are those of [`Hit::is_valid`]
+//! over the hits), and is added to [`Counts`]. Nothing is placed, no line is counted, nothing is
 //! allocated per candidate. Everything else is the scan of
 //! [`Searcher::scan_reader`]: the same reads, charset, decoding, buffers
 //! and threads (on several, each window's pieces are judged on the pool),
@@ -111,8 +112,8 @@ impl Delivery for Counting<'_> {
 
     /// Judges the pieces' candidates on the pool, a job a piece (as
     /// locating runs them), and sums; a few candidates (a block of text
-    /// without links) are judged on this thread, which is sooner than a
-    /// round on the pool.
+    /// with few links or none) are judged on this thread, which is sooner
+    /// than a round on the pool.
     #[cfg(feature = "parallel")]
     fn locate(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, '_>) -> Counts {
         let window = ctx.window;
