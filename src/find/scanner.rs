@@ -542,13 +542,15 @@ fn http_scheme_before(hay: &[u8], c: usize, floor: usize) -> bool {
     let Some(last4) = c.checked_sub(4).filter(|&s| s >= floor) else {
         return false;
     };
-    let word =
-        |s: usize| u32::from_le_bytes([hay[s], hay[s + 1], hay[s + 2], hay[s + 3]]) | 0x2020_2020;
-    let start = if word(last4) == u32::from_le_bytes(*b"http") {
+    // The four bytes before the `:`, lower-cased (`| 0x20` maps only
+    // capital letters to letters), read with one bounds check.
+    let Some(&four) = hay.get(last4..c).and_then(|w| <&[u8; 4]>::try_from(w).ok()) else {
+        return false;
+    };
+    let word = u32::from_le_bytes(four) | 0x2020_2020;
+    let start = if word == u32::from_le_bytes(*b"http") {
         last4
-    } else if word(last4) == u32::from_le_bytes(*b"ttps")
-        && last4 > floor
-        && hay[last4 - 1] | 0x20 == b'h'
+    } else if word == u32::from_le_bytes(*b"ttps") && last4 > floor && hay[last4 - 1] | 0x20 == b'h'
     {
         last4 - 1
     } else {
@@ -2634,6 +2636,53 @@ mod tests {
         ] {
             assert_eq!(proven_and_valid(text), Some((proven, valid)), "{text:?}");
         }
+    }
+
+    /// `http_scheme_before` says `http` or `https` only where the scheme
+    /// the full reading finds before the `:` is one, in any case, and
+    /// wherever it says so of a four-byte word read at once.
+    #[test]
+    fn http_scheme_before_is_sure_only_of_http() {
+        let texts = [
+            "http://a",
+            "HTTP://a",
+            "hTtPs://a",
+            "https://a",
+            "xhttp://a",
+            "_http://a",
+            "/http://a",
+            " https://a",
+            "ttps://a",
+            "ttp://a",
+            "htt://a",
+            "http:",
+            "é http://a",
+            "Xhttps://a",
+            "-http://a",
+            "ftp://a",
+            "http",
+            ":",
+        ];
+        for text in texts {
+            let hay = text.as_bytes();
+            for (c, _) in text.match_indices(':') {
+                for floor in 0..=c {
+                    if !http_scheme_before(hay, c, floor) {
+                        continue;
+                    }
+                    let start = scheme_start(hay, c, floor).0;
+                    let scheme = start.map(|s| hay[s..c].to_ascii_lowercase());
+                    assert!(
+                        matches!(scheme.as_deref(), Some(b"http" | b"https")),
+                        "{text:?} at {c}, floor {floor}: {scheme:?}"
+                    );
+                }
+            }
+        }
+        assert!(http_scheme_before(b"HTTP://a", 4, 0));
+        assert!(http_scheme_before(b" hTtPs://a", 6, 0));
+        assert!(!http_scheme_before(b"xhttp://a", 5, 0));
+        assert!(!http_scheme_before(b"ttp://a", 3, 0));
     }
 
     /// An e-mail address is proven valid unless it holds a letter of four
