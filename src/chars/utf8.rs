@@ -134,6 +134,27 @@ pub(crate) fn decode_two_byte(hay: &[u8], i: usize) -> Option<char> {
     }
 }
 
+/// A three-byte character (U+0800..U+FFFF but the surrogates: CJK, kana,
+/// Hangul, Thai, Devanagari…) starting at `hay[i]`, decoded in place with
+/// the checks of [`decode_at`] (no overlong, no surrogate); `None` for
+/// anything else.
+#[inline(always)]
+pub(crate) fn decode_three_byte(hay: &[u8], i: usize) -> Option<char> {
+    match *hay.get(i..i + 3)? {
+        [b0 @ 0xE0..=0xEF, b1, b2]
+            if is_continuation(b1)
+                && is_continuation(b2)
+                && !(b0 == 0xE0 && b1 < 0xA0)
+                && !(b0 == 0xED && b1 > 0x9F) =>
+        {
+            char::from_u32(
+                (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// Decodes the UTF-8 character that ends just before `hay[i]` (i > 0).
 /// `None` if the bytes before `i` are not the end of a valid sequence.
 #[inline]
@@ -200,6 +221,11 @@ mod tests {
                     for b3 in [0x80u8, 0xBF, 0x41] {
                         let seq = [b0, b1, b2, b3];
                         assert_eq!(decode_at(&seq, 0), std_first(&seq), "{seq:X?}");
+                        assert_eq!(
+                            decode_three_byte(&seq, 0),
+                            std_first(&seq).filter(|&(_, n)| n == 3).map(|(c, _)| c),
+                            "{seq:X?}"
+                        );
                     }
                 }
             }

@@ -235,60 +235,6 @@ pub(crate) fn is_word_char_non_ascii(c: char) -> bool {
     }
 }
 
-/// Whether each character of two bytes (U+0080..U+07FF, by its code
-/// point) is a word character: the table's first eight pages, flattened so
-/// that a letter of Greek, Cyrillic, Hebrew or Arabic costs one load.
-static TWO_BYTE_WORD: [bool; 0x800] = {
-    let mut t = [false; 0x800];
-    let mut u = 0;
-    while u < 0x800 {
-        t[u] = stored(u) & WORD != 0;
-        u += 1;
-    }
-    t
-};
-
-/// The length of the letter, mark or digit of two or three bytes that
-/// `bytes` starts with (as [`is_word_char_non_ascii`] tells of the
-/// character UTF-8 decodes there), or 0: the step of the scanner's runs
-/// over letters of any script, decoded straight into the table's index.
-/// (It decodes UTF-8 as `chars::utf8` does, with the same checks, but
-/// lives beside the table so that a letter costs a decode and one or two
-/// loads, with no `char` made in between.)
-#[inline(always)]
-pub(crate) fn word_char_len(bytes: &[u8]) -> usize {
-    let cont = |b: u8| b & 0xC0 == 0x80;
-    let Some(&b0) = bytes.first() else {
-        return 0;
-    };
-    if b0 < 0xE0 {
-        // Two bytes (a lead below 0xC2 is ASCII, a continuation byte or
-        // overlong).
-        return match bytes.get(1) {
-            Some(&b1) if b0 >= 0xC2 && cont(b1) => {
-                let u = (usize::from(b0 & 0x1F) << 6) | usize::from(b1 & 0x3F);
-                if TWO_BYTE_WORD[u] { 2 } else { 0 }
-            }
-            _ => 0,
-        };
-    }
-    // Three bytes: not overlong, not a surrogate.
-    let (Some(&b1), Some(&b2)) = (bytes.get(1), bytes.get(2)) else {
-        return 0;
-    };
-    if b0 >= 0xF0
-        || !cont(b1)
-        || !cont(b2)
-        || (b0 == 0xE0 && b1 < 0xA0)
-        || (b0 == 0xED && b1 > 0x9F)
-    {
-        return 0;
-    }
-    let u = (usize::from(b0 & 0x0F) << 12) | (usize::from(b1 & 0x3F) << 6) | usize::from(b2 & 0x3F);
-    debug_assert!(char::from_u32(u as u32).is_some_and(|c| c as u32 >= 0x800));
-    if stored(u) & WORD != 0 { 3 } else { 0 }
-}
-
 fn word_uncached(c: char) -> bool {
     use GeneralCategory::*;
     classify_uncached(c) == Class::Iri
@@ -438,42 +384,6 @@ mod tests {
         }
         writeln!(s, "];").unwrap();
         s
-    }
-
-    /// `word_char_len` on every sequence of two bytes and every one of
-    /// three that starts a three-byte character, whole and cut short,
-    /// against std's decoding and the rule itself (not the table).
-    #[test]
-    fn word_char_len_is_the_rule_on_every_sequence() {
-        let rule = |bytes: &[u8]| -> usize {
-            let valid = match std::str::from_utf8(bytes) {
-                Ok(s) => s,
-                Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap(),
-            };
-            match valid.chars().next() {
-                Some(c) if matches!(c.len_utf8(), 2 | 3) && word_uncached(c) => c.len_utf8(),
-                _ => 0,
-            }
-        };
-        for b0 in 0x80..=0xFFu8 {
-            for b1 in 0..=0xFFu8 {
-                let seqs: Vec<Vec<u8>> = if (0xE0..=0xEF).contains(&b0) {
-                    (0..=0xFFu8).map(|b2| vec![b0, b1, b2, b'a']).collect()
-                } else {
-                    vec![vec![b0, b1, 0x80, b'a']]
-                };
-                for seq in seqs {
-                    for len in 0..=seq.len() {
-                        let cut = &seq[..len];
-                        assert_eq!(word_char_len(cut), rule(cut), "{cut:X?}");
-                    }
-                }
-            }
-        }
-        assert_eq!(word_char_len("é".as_bytes()), 2);
-        assert_eq!(word_char_len("日".as_bytes()), 3);
-        assert_eq!(word_char_len("。".as_bytes()), 0);
-        assert_eq!(word_char_len("😀".as_bytes()), 0);
     }
 
     #[test]

@@ -63,13 +63,15 @@ use std::sync::LazyLock;
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_mask::LSB;
 use crate::chars::byte_search::find_byte;
-use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
+use crate::chars::utf8::{
+    decode_at, decode_before, decode_three_byte, decode_two_byte, is_continuation,
+};
 use crate::find::host_plausibility::{
     MAX_HOST_LEN, check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script,
     last_non_dns_char,
 };
 use crate::find::prose_chars::{
-    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii, word_char_len,
+    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
 use crate::find::schemes::{is_registered_scheme, needs_slashes};
 use crate::iri::percent::every_percent_is_a_triplet;
@@ -2155,7 +2157,13 @@ fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Op
 /// `hay[p]` ([`plain_run`]'s non-ASCII characters), or 0.
 #[inline]
 fn word_char_at(hay: &[u8], p: usize) -> usize {
-    hay.get(p..).map_or(0, word_char_len)
+    if decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+        2
+    } else if decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+        3
+    } else {
+        0
+    }
 }
 
 /// The end of the run from `p` (before `stop`) of what the forward scan has
@@ -2193,8 +2201,10 @@ fn path_run(hay: &[u8], p: usize, stop: usize) -> usize {
 }
 
 /// The end of the run from `p` (before `stop`) of ASCII bytes that are
-/// `plain` and of the letters, marks and digits of two or three bytes that
-/// [`word_char_len`] takes.
+/// `plain` and of the letters, marks and digits of two or three bytes
+/// ([`is_word_char_non_ascii`]). (A decoder straight into the table's
+/// index took 3% fewer instructions on link-dense and multilingual text,
+/// no less time, and 38% more time on `www.ąwww.`.)
 #[inline(always)]
 fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -> usize {
     loop {
@@ -2204,9 +2214,12 @@ fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -
                 .position(|&b| !plain(b))
                 .unwrap_or(stop - p);
         }
-        match hay.get(p..stop).map_or(0, word_char_len) {
-            0 => return p,
-            n => p += n,
+        if p + 2 <= stop && decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+            p += 2;
+        } else if p + 3 <= stop && decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+            p += 3;
+        } else {
+            return p;
         }
     }
 }
