@@ -7,8 +7,8 @@
 //! valid at once where the scanner proved it so as it read it — a plain
 //! link, an e-mail address — and by the validator otherwise, the very
 //! judgement a [`Hit`] keeps, so the counts are those of [`Hit::is_valid`]
-//! over the hits), and is added to [`Counts`]. Nothing is placed, no line is counted, nothing is
-//! allocated per candidate. Everything else is the scan of
+//! over the hits), and is added to [`Counts`]. Nothing is placed, no line
+//! is counted, nothing is allocated per candidate. Everything else is the scan of
 //! [`Searcher::scan_reader`]: the same reads, charset, decoding, buffers
 //! and threads (on several, each window's pieces are judged on the pool),
 //! and the same [`Summary`].
@@ -117,24 +117,24 @@ impl Delivery for Counting<'_> {
     #[cfg(feature = "parallel")]
     fn locate(&self, pieces: &[Vec<Candidate>], ctx: &mut Locate<'_, '_>) -> Counts {
         let window = ctx.window;
-        if pieces.iter().map(Vec::len).sum::<usize>() < FEW {
+        let judged = |cands: &[Candidate]| {
             let mut counts = Counts::default();
-            for c in pieces.iter().flatten() {
+            for c in cands {
                 counts.add_one(candidate_is_valid(window, c));
             }
-            return counts;
+            counts
+        };
+        if pieces.iter().map(Vec::len).sum::<usize>() < FEW {
+            return pieces
+                .iter()
+                .map(|p| judged(p))
+                .fold(Counts::default(), Counts::add);
         }
         ctx.pool.install(|| {
             pieces
                 .par_iter()
                 .with_max_len(1)
-                .map(|piece| {
-                    let mut counts = Counts::default();
-                    for c in piece {
-                        counts.add_one(candidate_is_valid(window, c));
-                    }
-                    counts
-                })
+                .map(|p| judged(p))
                 .reduce(Counts::default, Counts::add)
         })
     }
