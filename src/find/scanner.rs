@@ -73,7 +73,7 @@ use crate::find::host_plausibility::{
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
-use crate::find::schemes::{is_registered_scheme, needs_slashes};
+use crate::find::schemes::{is_registered, needs_slashes};
 use crate::iri::percent::every_percent_is_a_triplet;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
@@ -1009,9 +1009,8 @@ impl<'h> Scanner<'h> {
             if scheme.len() == 1 || dns || !self.opaque_starts_at(c + 1) {
                 return Err(c + 1);
             }
-            match std::str::from_utf8(scheme) {
-                Ok(s) if is_registered_scheme(s) && !needs_slashes(scheme, &hay[c + 1..]) => {}
-                _ => return Err(c + 1),
+            if !is_registered(scheme) || needs_slashes(scheme, &hay[c + 1..]) {
+                return Err(c + 1);
             }
             c + 1
         };

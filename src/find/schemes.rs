@@ -24,6 +24,30 @@ static SCHEMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     v
 });
 
+/// The registered schemes of eight bytes or fewer (most of them, and every
+/// one prose meets: `mailto`, `urn`, `tel`, `news`, `data`), each packed
+/// into a word (see [`packed`]), sorted: a lookup compares words, not
+/// strings.
+static SHORT: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    let mut v: Vec<u64> = SCHEMES
+        .iter()
+        .filter_map(|s| packed(s.as_bytes()))
+        .collect();
+    v.sort_unstable();
+    v
+});
+
+/// `scheme` of eight bytes or fewer in lower case as a word, its bytes in
+/// order from the lowest and zeros after them (no scheme holds a zero
+/// byte, so two schemes pack alike only when they are the same).
+#[inline]
+fn packed(scheme: &[u8]) -> Option<u64> {
+    let mut word = [0u8; 8];
+    word.get_mut(..scheme.len())?.copy_from_slice(scheme);
+    word.make_ascii_lowercase();
+    Some(u64::from_le_bytes(word))
+}
+
 /// The registry's entries by first letter.
 struct Letter {
     /// The scheme lengths (1–63) that occur: a one-step rejection of the
@@ -59,17 +83,26 @@ static LETTERS: LazyLock<[Letter; 26]> = LazyLock::new(|| {
 /// assert!(!iriscan::is_registered_scheme("note"));
 /// ```
 pub fn is_registered_scheme(scheme: &str) -> bool {
-    let Some(first) = scheme.bytes().next().filter(u8::is_ascii_alphabetic) else {
+    is_registered(scheme.as_bytes())
+}
+
+/// [`is_registered_scheme`] of bytes (a scheme the scanner read is ASCII;
+/// other bytes are in no entry).
+pub(crate) fn is_registered(scheme: &[u8]) -> bool {
+    let Some(&first) = scheme.first().filter(|b| b.is_ascii_alphabetic()) else {
         return false;
     };
     let letter = &LETTERS[(first.to_ascii_lowercase() - b'a') as usize];
     if scheme.len() >= 64 || letter.lengths & (1 << scheme.len()) == 0 {
         return false;
     }
+    if let Some(word) = packed(scheme) {
+        return SHORT.binary_search(&word).is_ok();
+    }
     // Lower case, on the stack (no allocation).
     let mut lower = [0u8; 64];
     let lower = &mut lower[..scheme.len()];
-    lower.copy_from_slice(scheme.as_bytes());
+    lower.copy_from_slice(scheme);
     lower.make_ascii_lowercase();
     SCHEMES[letter.entries.clone()]
         .binary_search_by(|e| e.as_bytes().cmp(lower))
@@ -80,27 +113,40 @@ pub fn is_registered_scheme(scheme: &str) -> bool {
 /// §1.1): found only in the `://` form. `http:/x` is a typo, `git:commit`
 /// a script name, `irc:://host` a typo, `ssh:foo` a host name in a
 /// command. (`file` is apart: `file:/path` is RFC 8089's local form.)
-const AUTHORITY_SCHEMES: &[&str] = &[
-    "http", "https", "ftp", "ws", "wss", "git", "irc", "ircs", "ssh", "sftp", "telnet", "ldap",
-    "ldaps", "rtsp", "nfs", "smb",
-];
+/// Packed into words as [`packed`] packs them (they are lower case).
+const AUTHORITY_SCHEMES: [u64; 16] = {
+    let names: [&[u8]; 16] = [
+        b"http", b"https", b"ftp", b"ws", b"wss", b"git", b"irc", b"ircs", b"ssh", b"sftp",
+        b"telnet", b"ldap", b"ldaps", b"rtsp", b"nfs", b"smb",
+    ];
+    let mut words = [0u64; 16];
+    let mut i = 0;
+    while i < names.len() {
+        let mut word = [0u8; 8];
+        let mut j = 0;
+        while j < names[i].len() {
+            word[j] = names[i][j];
+            j += 1;
+        }
+        words[i] = u64::from_le_bytes(word);
+        i += 1;
+    }
+    words
+};
 
 /// Whether `scheme` (any case), without `//` after its colon, starts no
 /// IRI at a colon followed by `rest`: a scheme that requires an authority
 /// ([`AUTHORITY_SCHEMES`]), or `file` not followed by `/` (RFC 8089:
 /// `file:/etc/hosts` is a link, `file:glob` in a search syntax is not).
 pub(crate) fn needs_slashes(scheme: &[u8], rest: &[u8]) -> bool {
-    // Lower case on the stack; the longest name is 6 bytes.
-    let mut lower = [0u8; 6];
-    let Some(lower) = lower.get_mut(..scheme.len()) else {
+    // As a word (the longest name is 6 bytes).
+    let Some(word) = packed(scheme) else {
         return false;
     };
-    lower.copy_from_slice(scheme);
-    lower.make_ascii_lowercase();
-    if lower == b"file" {
+    if word == u64::from_le_bytes(*b"file\0\0\0\0") {
         return rest.first() != Some(&b'/');
     }
-    AUTHORITY_SCHEMES.iter().any(|s| s.as_bytes() == &*lower)
+    AUTHORITY_SCHEMES.contains(&word)
 }
 
 #[cfg(test)]
@@ -109,12 +155,17 @@ mod tests {
 
     #[test]
     fn schemes_that_need_an_authority() {
-        for s in ["git", "IRC", "ssh", "Telnet", "smb", "http"] {
+        for s in [
+            "http", "HTTPS", "ftp", "ws", "wss", "git", "IRC", "ircs", "ssh", "sftp", "Telnet",
+            "ldap", "ldaps", "rtsp", "nfs", "smb",
+        ] {
             assert!(needs_slashes(s.as_bytes(), b"x"), "{s}");
         }
         assert!(needs_slashes(b"file", b"glob"));
         assert!(!needs_slashes(b"FILE", b"/etc/hosts"));
-        for s in ["urn", "mailto", "news", "gitx", "fil"] {
+        for s in [
+            "urn", "mailto", "news", "gitx", "fil", "htt", "httpss", "telnets",
+        ] {
             assert!(!needs_slashes(s.as_bytes(), b"x"), "{s}");
         }
     }
@@ -137,6 +188,19 @@ mod tests {
         for s in ["note", "re", "key", "localhost", "std", "c", ""] {
             assert!(!is_registered_scheme(s), "{s}");
         }
+    }
+
+    /// Words pack only schemes of eight bytes or fewer, distinctly.
+    #[test]
+    fn short_schemes_pack_into_distinct_words() {
+        assert_eq!(packed(b"MailTo"), packed(b"mailto"));
+        assert_ne!(packed(b"ab"), packed(b"abc"));
+        assert_eq!(packed(b"z39.50r"), Some(u64::from_le_bytes(*b"z39.50r\0")));
+        assert_eq!(packed(b"iris.beep"), None);
+        let short = SCHEMES.iter().filter(|s| s.len() <= 8).count();
+        assert!(short > 150);
+        assert_eq!(SHORT.len(), short);
+        assert!(SHORT.windows(2).all(|w| w[0] < w[1]));
     }
 
     /// Every entry is found through its first letter's range, in any
