@@ -209,7 +209,7 @@ impl<'t> Span<'t> {
 
     /// How the candidate was found.
     pub fn kind(&self) -> Kind {
-        self.c.kind
+        self.c.kind()
     }
 
     /// The matched text, as found (it may span line breaks inside `<…>`).
@@ -219,7 +219,7 @@ impl<'t> Span<'t> {
 
     /// Whether the candidate was cut at the maximum length.
     pub fn is_truncated(&self) -> bool {
-        self.c.truncated
+        self.c.truncated()
     }
 
     /// The warnings of this span (see [`Warning`]), as

@@ -154,12 +154,12 @@ impl<'h> Hit<'h> {
         Hit {
             start: c.start,
             end: c.end,
-            kind: c.kind,
+            kind: c.kind(),
             text: Cow::Borrowed(text),
             made_iri: OnceLock::new(),
-            wrapped: c.wrapped,
-            leiri: c.leiri,
-            truncated: c.truncated,
+            wrapped: c.wrapped(),
+            leiri: c.leiri(),
+            truncated: c.truncated(),
             bidi_next,
             iri_warnings: LazyWarnings::new(),
             line: 1,
@@ -540,9 +540,9 @@ pub(crate) fn candidate_text<'h>(hay: &'h [u8], c: &Candidate) -> &'h str {
 /// second.
 #[inline(always)]
 fn judge(text: &str, c: &Candidate) -> Verdict {
-    if c.proven_valid && plain_link_shape(c.kind, c.wrapped) {
+    if c.proven_valid() && plain_link_shape(c.kind(), c.wrapped()) {
         debug_assert_eq!(
-            plain_link_components(text, c.kind, c.wrapped).map(Ok),
+            plain_link_components(text, c.kind(), c.wrapped()).map(Ok),
             Some(validate(text, c)),
             "proven valid: {text:?}"
         );
@@ -552,7 +552,7 @@ fn judge(text: &str, c: &Candidate) -> Verdict {
     // A proven e-mail address (its components are the validator's) is
     // held to the proof here too, not only when counted.
     debug_assert!(
-        !c.proven_valid || verdict.is_ok(),
+        !c.proven_valid() || verdict.is_ok(),
         "proven valid, rejected: {text:?}"
     );
     match verdict {
@@ -610,7 +610,7 @@ fn plain_link_shape(kind: Kind, wrapped: bool) -> bool {
 /// place, no allocation).
 #[inline]
 pub(crate) fn candidate_is_valid(hay: &[u8], c: &Candidate) -> bool {
-    if c.proven_valid {
+    if c.proven_valid() {
         // The scanner proved it as it read it (a plain link or an e-mail
         // address, see `Candidate::proven_valid`); the validator is held
         // to agree.
@@ -636,7 +636,7 @@ fn validates(hay: &[u8], c: &Candidate) -> bool {
 /// white space of a `<…>` wrapped over lines, or with `http://` /
 /// `mailto:` added.
 pub(crate) fn candidate_iri<'t>(text: &'t str, c: &Candidate) -> Cow<'t, str> {
-    iri_of(text, c.kind, c.wrapped)
+    iri_of(text, c.kind(), c.wrapped())
 }
 
 /// [`candidate_iri`] from the kind and wrapping of the candidate.
@@ -666,7 +666,7 @@ fn iri_of(text: &str, kind: Kind, wrapped: bool) -> Cow<'_, str> {
 /// ones on the heap): validating a hit allocates nothing.
 #[inline]
 pub(crate) fn with_candidate_iri<R>(text: &str, c: &Candidate, f: impl FnOnce(&str) -> R) -> R {
-    with_iri_of(text, c.kind, c.wrapped, f)
+    with_iri_of(text, c.kind(), c.wrapped(), f)
 }
 
 /// [`with_candidate_iri`] from the kind and wrapping of the candidate.
@@ -789,14 +789,14 @@ mod tests {
         let mut sc = Scanner::new(hay, Options::default());
         let mut proven = 0;
         sc.scan(&mut ScanState::default(), hay.len(), &mut |c| {
-            if c.proven_valid {
+            if c.proven_valid() {
                 proven += 1;
                 let text = candidate_text(hay, &c);
                 let validated = validate(text, &c).expect("proven valid");
                 // (An e-mail address is proven valid for a count; a hit
                 // of one takes the validator's components.)
-                let searched = plain_link_components(text, c.kind, c.wrapped);
-                if c.kind == Kind::Email {
+                let searched = plain_link_components(text, c.kind(), c.wrapped());
+                if c.kind() == Kind::Email {
                     assert_eq!(searched, None, "{text:?}");
                 } else {
                     assert_eq!(searched, Some(validated), "{text:?}");
@@ -811,10 +811,7 @@ mod tests {
                     Some(validated.unpack(iri_len)),
                     "{text:?}"
                 );
-                let unproven = Candidate {
-                    proven_valid: false,
-                    ..c
-                };
+                let unproven = c.with_proven_valid(false);
                 assert_eq!(hit, Hit::new(hay, unproven), "{text:?}");
             }
             true
@@ -895,15 +892,7 @@ mod tests {
     }
 
     fn candidate(text: &str, kind: Kind, wrapped: bool) -> Candidate {
-        Candidate {
-            start: 0,
-            end: text.len(),
-            kind,
-            wrapped,
-            leiri: false,
-            truncated: false,
-            proven_valid: false,
-        }
+        Candidate::new(0, text.len(), kind).with_wrapped(wrapped)
     }
 
     #[test]

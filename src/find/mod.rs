@@ -4,6 +4,7 @@
 //! [`prose_chars`] holds how the scanner sees a non-ASCII character of
 //! running text.
 
+pub(crate) mod candidate;
 pub(crate) mod finder;
 pub(crate) mod found_iri;
 pub(crate) mod hit_filter;

@@ -626,8 +626,8 @@ pub(crate) fn fast(text: &str, www: bool, email: bool, max_len: usize) -> Vec<Fo
         out.push(Found {
             start: c.start,
             end: c.end,
-            kind: c.kind,
-            truncated: c.truncated,
+            kind: c.kind(),
+            truncated: c.truncated(),
         });
         true
     });

@@ -124,28 +124,7 @@ impl Kind {
     }
 }
 
-/// A candidate span found by the scanner, before validation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Candidate {
-    /// Byte offset of the first byte.
-    pub start: usize,
-    /// Byte offset after the last byte.
-    pub end: usize,
-    /// How it was found.
-    pub kind: Kind,
-    /// It spans ASCII white space that is not part of the IRI (`<…>`
-    /// wrapped over lines, RFC 3986 Appendix C).
-    pub wrapped: bool,
-    /// It carries `{ } ^ [ ]` outside the host (docs/rules.md §1.2).
-    pub leiri: bool,
-    /// It was longer than the maximum length and was cut.
-    pub truncated: bool,
-    /// The scanner proved it a valid IRI as it read it: the plain reading
-    /// of a link (see [`Scanner::plain_link`]), or an e-mail address
-    /// without a character of four bytes (see `try_email`). The validator
-    /// need not read it again to judge it. `false` says nothing.
-    pub proven_valid: bool,
-}
+pub(crate) use crate::find::candidate::Candidate;
 
 /// Scanner options (the public face is [`crate::Finder`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -727,7 +706,7 @@ impl<'h> Scanner<'h> {
     ) -> bool {
         state.last_end = c.end;
         state.pos = c.end;
-        state.skipping = c.truncated;
+        state.skipping = c.truncated();
         sink(c)
     }
 
@@ -1165,11 +1144,8 @@ impl<'h> Scanner<'h> {
             || String::from_utf8_lossy(&self.hay[spec.start..c.end.max(r.map_or(0, |f| f.end))]);
         // Of the two readings only the plain one proves a candidate valid,
         // and what it proves, the validator finds valid.
-        let proven = c.proven_valid;
-        let c = Candidate {
-            proven_valid: false,
-            ..c
-        };
+        let proven = c.proven_valid();
+        let c = c.with_proven_valid(false);
         debug_assert!(
             !proven || crate::find::found_iri::candidate_is_valid(self.hay, &c),
             "proven valid, rejected: {:?}",
@@ -1398,15 +1374,8 @@ impl<'h> Scanner<'h> {
         if !path && !host_ok(end) {
             return Err(read);
         }
-        let c = Candidate {
-            start,
-            end,
-            kind,
-            wrapped: false,
-            leiri: false,
-            truncated: false,
-            proven_valid: !unproven_char && every_percent_is_a_triplet(&hay[start..end]),
-        };
+        let c = Candidate::new(start, end, kind)
+            .with_proven_valid(!unproven_char && every_percent_is_a_triplet(&hay[start..end]));
         Ok((c, read))
     }
 
@@ -1540,15 +1509,10 @@ impl<'h> Scanner<'h> {
             return Err(Wrap::Rejected);
         }
         let wrapped = fw.wrapped && hay[start..end].iter().any(|&b| ascii_is(b, ascii::SPACE));
-        Ok(Candidate {
-            start,
-            end,
-            kind,
-            wrapped,
-            leiri: fw.first_leiri < end,
-            truncated,
-            proven_valid: false,
-        })
+        Ok(Candidate::new(start, end, kind)
+            .with_wrapped(wrapped)
+            .with_leiri(fw.first_leiri < end)
+            .with_truncated(truncated))
     }
 
     /// Host checks on the authority of `spec` ending at `end`: no dotless
@@ -2067,23 +2031,15 @@ impl<'h> Scanner<'h> {
         if check_dns_host(hay, at + 1, end, 2).is_err() {
             return Err(miss);
         }
-        Ok(Candidate {
-            start: i,
-            end,
-            kind: Kind::Email,
-            wrapped: false,
-            leiri: false,
-            truncated: false,
-            // Its IRI is `mailto:`, the local part with `%` written `%25`,
-            // `@` and the domain: one path segment of ASCII letters,
-            // digits, `. _ + - @`, `%25`, and letters, marks and digits of
-            // other scripts. Those of two and three bytes are the ones
-            // `plain_run` steps over, which the grammar allows in a path
-            // (`what_plain_run_steps_over_the_grammar_allows_everywhere`);
-            // of those of four bytes, some are not `ucschar` (the
-            // variation selectors of plane 14).
-            proven_valid: !four,
-        })
+        // Its IRI is `mailto:`, the local part with `%` written `%25`, `@`
+        // and the domain: one path segment of ASCII letters, digits,
+        // `. _ + - @`, `%25`, and letters, marks and digits of other
+        // scripts. Those of two and three bytes are the ones `plain_run`
+        // steps over, which the grammar allows in a path
+        // (`what_plain_run_steps_over_the_grammar_allows_everywhere`); of
+        // those of four bytes, some are not `ucschar` (the variation
+        // selectors of plane 14).
+        Ok(Candidate::new(i, end, Kind::Email).with_proven_valid(!four))
     }
 }
 
@@ -2506,11 +2462,8 @@ mod tests {
             if let Ok((c, _)) = sc.plain_link_read(&spec) {
                 answered += 1;
                 // What it proves valid, the validator finds valid.
-                let proven = c.proven_valid;
-                let c = Candidate {
-                    proven_valid: false,
-                    ..c
-                };
+                let proven = c.proven_valid();
+                let c = c.with_proven_valid(false);
                 if proven {
                     let span = &text[c.start..c.end];
                     assert!(candidate_is_valid(hay, &c), "{span:?} in {text:?}");
@@ -2616,14 +2569,8 @@ mod tests {
             ctx: sc.context(0),
         };
         let (c, _) = sc.plain_link_read(&spec).ok()?;
-        let judged = candidate_is_valid(
-            hay,
-            &Candidate {
-                proven_valid: false,
-                ..c
-            },
-        );
-        Some((c.proven_valid, judged))
+        let judged = candidate_is_valid(hay, &c.with_proven_valid(false));
+        Some((c.proven_valid(), judged))
     }
 
     #[test]
@@ -2729,12 +2676,9 @@ mod tests {
             let [c] = found[..] else {
                 panic!("{text:?}: {found:?}");
             };
-            assert_eq!(c.kind, Kind::Email, "{text:?}");
-            assert_eq!(c.proven_valid, proven, "{text:?}");
-            let unproven = Candidate {
-                proven_valid: false,
-                ..c
-            };
+            assert_eq!(c.kind(), Kind::Email, "{text:?}");
+            assert_eq!(c.proven_valid(), proven, "{text:?}");
+            let unproven = c.with_proven_valid(false);
             assert_eq!(candidate_is_valid(hay, &unproven), valid, "{text:?}");
         }
     }
@@ -2830,7 +2774,7 @@ mod tests {
         let mut sc = Scanner::new(text.as_bytes(), Options::default());
         let mut st = ScanState::default();
         sc.scan(&mut st, text.len(), &mut |c| {
-            out.push((c.kind, text[c.start..c.end].to_string()));
+            out.push((c.kind(), text[c.start..c.end].to_string()));
             true
         });
         out

@@ -464,7 +464,7 @@ mod tests {
         let text = format!("first@{domain}参照x@y.example and z@{domain}参照x@y.example");
         let hay = text.as_bytes();
         let (want, _) = sequential(hay, Options::default(), hay.len());
-        let emails = want.iter().filter(|c| c.kind == Kind::Email).count();
+        let emails = want.iter().filter(|c| c.kind() == Kind::Email).count();
         assert_eq!(emails, 4, "{want:?}");
         check_every_cut(&text, Options::default());
         check_every_cut(
