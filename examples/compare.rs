@@ -44,9 +44,9 @@ fn bin(name: &str) -> PathBuf {
 }
 
 /// Runs each command `runs` times, taking turns (so that a change of load
-/// on a shared machine falls on every command alike); the median wall time
-/// of each and its last stdout.
-fn time(cmds: &[(&Path, &[&str])], runs: usize) -> Vec<(Duration, String)> {
+/// on a shared machine falls on every command alike): each command's wall
+/// times in turn order, and its last stdout.
+fn time(cmds: &[(&Path, &[&str])], runs: usize) -> Vec<Timed> {
     let mut times = vec![Vec::new(); cmds.len()];
     let mut outs = vec![String::new(); cmds.len()];
     // One untimed run of each first (page cache, binaries).
@@ -72,8 +72,41 @@ fn time(cmds: &[(&Path, &[&str])], runs: usize) -> Vec<(Duration, String)> {
     times
         .into_iter()
         .zip(outs)
-        .map(|(t, out)| (median(t), out.trim().to_string()))
+        .map(|(turns, out)| Timed {
+            turns,
+            out: out.trim().to_string(),
+        })
         .collect()
+}
+
+/// One command's runs (see [`time`]).
+struct Timed {
+    /// Wall times, one a turn.
+    turns: Vec<Duration>,
+    /// The last run's stdout, trimmed.
+    out: String,
+}
+
+impl Timed {
+    /// The median wall time.
+    fn median(&self) -> Duration {
+        median(self.turns.clone())
+    }
+
+    /// How many times longer `other` took than this, as the median of the
+    /// ratios within each turn: the two ran minutes apart at most, so a
+    /// drift of the host's speed between turns (tens of percent on a
+    /// shared machine) cancels out, where a ratio of two medians takes it
+    /// in.
+    fn times_faster_than(&self, other: &Timed) -> f64 {
+        median(
+            self.turns
+                .iter()
+                .zip(&other.turns)
+                .map(|(mine, theirs)| theirs.as_secs_f64() / mine.as_secs_f64())
+                .collect(),
+        )
+    }
 }
 
 fn median<T: PartialOrd>(mut xs: Vec<T>) -> T {
@@ -377,7 +410,7 @@ fn main() {
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");
-    let (size, runs) = if quick { (16 * MIB, 3) } else { (64 * MIB, 5) };
+    let (size, runs) = if quick { (16 * MIB, 3) } else { (64 * MIB, 9) };
     let dir = std::env::temp_dir().join(format!("iriscan-compare-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let iriscan = bin("iriscan");
@@ -396,7 +429,7 @@ fn main() {
         size / MIB
     );
     println!(
-        "| input | iriscan | linkify | linkify (scheme only) | memchr `:` floor | iriscan ÷ linkify | floor ÷ iriscan |"
+        "| input | iriscan | linkify | linkify (scheme only) | memchr `:` floor | iriscan ÷ linkify (median of the turns' ratios) | floor ÷ iriscan (likewise) |"
     );
     println!("|---|---|---|---|---|---|---|");
     let mut prose_file = None;
@@ -422,8 +455,8 @@ fn main() {
             ],
             runs,
         );
-        assert_eq!(timed[0].1, links.to_string(), "{name}: iriscan hit count");
-        let [ti, tl, ts, tm] = [0, 1, 2, 3].map(|k| timed[k].0);
+        assert_eq!(timed[0].out, links.to_string(), "{name}: iriscan hit count");
+        let [ti, tl, ts, tm] = [0, 1, 2, 3].map(|k| timed[k].median());
         let n = text.len();
         if name.starts_with("English") {
             prose_file = Some((p.clone(), n));
@@ -434,14 +467,14 @@ fn main() {
             mibs(n, tl),
             mibs(n, ts),
             mibs(n, tm),
-            tl.as_secs_f64() / ti.as_secs_f64(),
-            ti.as_secs_f64() / tm.as_secs_f64()
+            timed[0].times_faster_than(&timed[1]),
+            timed[3].times_faster_than(&timed[0])
         );
     }
 
     println!("\n## Adversarial inputs, single thread (two sizes 8× apart)\n");
     println!(
-        "| input | {} MiB | {} MiB | of prose throughput (same runs) | time ratio (8× input) |",
+        "| input | {} MiB | {} MiB | of prose throughput (median of the turns' ratios) | time ratio (8× input) |",
         size / 8 / MIB,
         size / MIB
     );
@@ -469,14 +502,16 @@ fn main() {
             ],
             runs,
         );
-        let [t1, t8, tp] = [0, 1, 2].map(|k| timed[k].0);
+        let [t1, t8] = [0, 1].map(|k| timed[k].median());
         let speed = mibs(large.len(), t8);
-        let prose_speed = mibs(*prose_len, tp);
+        // Its throughput over prose's, turn by turn.
+        let of_prose =
+            timed[1].times_faster_than(&timed[2]) * large.len() as f64 / *prose_len as f64;
         println!(
             "| `{name}` | {:.0} MiB/s | {:.0} MiB/s | {:.0}% | {:.1} |",
             mibs(small.len(), t1),
             speed,
-            100.0 * speed / prose_speed,
+            100.0 * of_prose,
             t8.as_secs_f64() / t1.as_secs_f64()
         );
     }
@@ -546,7 +581,8 @@ fn main() {
             "--unique",
             p.to_str().unwrap(),
         ];
-        let (t, out) = time(&[(&iriscan, &args)], runs.min(3)).remove(0);
+        let timed = time(&[(&iriscan, &args)], runs.min(3)).remove(0);
+        let (t, out) = (timed.median(), timed.out);
         assert_eq!(
             out.lines().count(),
             keys,
