@@ -200,6 +200,46 @@ impl ByteMasks {
         }
     }
 
+    /// The masks of the sixteen bytes from `start`, if there are sixteen
+    /// (`None` else): one SSE2 load on x86-64, the bytes after a short
+    /// name included (the caller clears their bits).
+    #[inline]
+    pub(crate) fn of_sixteen(hay: &[u8], start: usize) -> Option<ByteMasks> {
+        let block: [u8; 16] = hay.get(start..start + 16)?.try_into().ok()?;
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        // SAFETY: `of_block_sse2` needs SSE2 and nothing else; the `cfg`
+        // compiles this only where the build targets it, and SSE2 is part
+        // of every x86-64 processor (the architecture's baseline), so the
+        // processor running this has it (asserted in debug builds).
+        let masks = {
+            debug_assert!(std::arch::is_x86_feature_detected!("sse2"));
+            unsafe { ByteMasks::of_block_sse2(block) }
+        };
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        let masks = ByteMasks::of_words(&block, 0, 16);
+        Some(masks)
+    }
+
+    /// [`ByteMasks::of_sixteen`] with SSE2.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    fn of_block_sse2(block: [u8; 16]) -> ByteMasks {
+        use std::arch::x86_64::{
+            _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8,
+        };
+        let v = sixteen(block);
+        let equal =
+            |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u16 as u64;
+        ByteMasks {
+            dots: equal(b'.'),
+            hyphens: equal(b'-'),
+            underscores: equal(b'_'),
+            non_ascii: _mm_movemask_epi8(v) as u16 as u64,
+            leads: _mm_movemask_epi8(_mm_and_si128(v, _mm_add_epi8(v, v))) as u16 as u64,
+        }
+    }
+
     /// [`ByteMasks::of`] a word at a time, without vector instructions.
     #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
     fn of_words(hay: &[u8], start: usize, end: usize) -> ByteMasks {
@@ -296,6 +336,36 @@ mod tests {
                     hay[at] = b.wrapping_add(7);
                 }
             }
+        }
+    }
+
+    /// One block of sixteen bytes, at every offset of a haystack of every
+    /// kind of byte: the masks of the whole block, and none past the end.
+    #[test]
+    fn sixteen_bytes_at_once_agree_with_a_byte_loop() {
+        let hay: Vec<u8> = "a.b-c_d.é-例.x_y-z.0123456789-_..--__ü"
+            .bytes()
+            .chain([0x80, 0xbf, 0xc0, 0xff, 0x00, b'.'])
+            .collect();
+        for start in 0..hay.len() {
+            let Some(m) = ByteMasks::of_sixteen(&hay, start) else {
+                assert!(start + 16 > hay.len());
+                continue;
+            };
+            let block = &hay[start..start + 16];
+            assert_eq!(m.dots, by_loop(block, b'.'));
+            assert_eq!(m.hyphens, by_loop(block, b'-'));
+            assert_eq!(m.underscores, by_loop(block, b'_'));
+            let high = |f: fn(u8) -> bool| {
+                block
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| f(x))
+                    .fold(0, |m, (i, _)| m | 1 << i)
+            };
+            assert_eq!(m.non_ascii, high(|x| x >= 0x80));
+            assert_eq!(m.leads, high(|x| x >= 0xC0));
+            assert_eq!(Some(m), ByteMasks::of(&hay, start, start + 16));
         }
     }
 
