@@ -149,29 +149,38 @@ pub(crate) fn check_dns_host(
     check_dns_host_fully(hay, start, end, min_labels)
 }
 
-/// Whether `hay[start..end]` is an ASCII name of at most sixteen bytes
-/// (with a root dot, seventeen) that [`check_dns_host`] lets through, when
-/// sixteen bytes can be read from `start`: most hosts of links and e-mail
-/// addresses, for which the masks of one SSE2 load answer without the
-/// rest of the checks. False says nothing: the full checks decide (and
-/// give the reasons of a host that fails). What is checked is
+/// Whether `hay[start..end]` is an ASCII name of at most 32 bytes (with a
+/// root dot, 33) that [`check_dns_host`] lets through, when the blocks of
+/// sixteen bytes that hold it can be read whole: most hosts of links and
+/// e-mail addresses, for which the masks of one or two SSE2 loads answer
+/// without the rest of the checks. False says nothing: the full checks
+/// decide (and give the reasons of a host that fails). What is checked is
 /// [`short_host`]'s rule for such a name: no empty label, no label
 /// starting or ending with `-`, no `_` in the last label, at least
 /// `min_labels` labels; no label or name that short is too long.
 #[inline(always)]
 fn short_ascii_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usize) -> bool {
     let n = end.saturating_sub(start);
-    if n == 0 || n > 17 || hay[start] == b'[' {
+    if n == 0 || n > 33 || hay[start] == b'[' {
         return false;
     }
-    let Some(m) = ByteMasks::of_sixteen(hay, start) else {
+    // The body: without one root dot, at least one byte, not ending with
+    // a dot.
+    let n = if hay[end - 1] == b'.' { n - 1 } else { n };
+    if n == 0 || n > 32 {
+        return false;
+    }
+    let Some(mut m) = ByteMasks::of_sixteen(hay, start) else {
         return false;
     };
-    // The body: without one root dot (the seventeenth byte may only be
-    // that dot), at least one byte, not ending with a dot.
-    let n = if hay[end - 1] == b'.' { n - 1 } else { n };
-    if n == 0 || n > 16 {
-        return false;
+    if n > 16 {
+        let Some(high) = ByteMasks::of_sixteen(hay, start + 16) else {
+            return false;
+        };
+        m.dots |= high.dots << 16;
+        m.hyphens |= high.hyphens << 16;
+        m.underscores |= high.underscores << 16;
+        m.non_ascii |= high.non_ascii << 16;
     }
     let all = (1u64 << n) - 1;
     let (dots, hyphens) = (m.dots & all, m.hyphens & all);
@@ -496,12 +505,12 @@ mod tests {
         check_dns_host(h.as_bytes(), 0, h.len(), 1).is_ok()
     }
 
-    /// Every name of up to seven characters over the characters that decide
+    /// Every name of up to six characters over the characters that decide
     /// a label's fate (a root dot, `[`, `%` and a digit among them), and
-    /// longer ones across the sixteen-byte edge, in a haystack with and
-    /// without bytes after the name: the one-load shortcut passes only
-    /// what the full checks pass, and passes every short ASCII name that
-    /// they pass.
+    /// longer ones across the edges of the sixteen-byte blocks, in a
+    /// haystack with and without bytes after the name: the shortcut passes
+    /// only what the full checks pass, and passes every ASCII name of up
+    /// to 32 bytes that they pass.
     #[test]
     fn the_shortcut_passes_what_the_full_checks_pass() {
         let alphabet = [b'a', b'.', b'-', b'_', b'1', b'[', b'%'];
@@ -521,7 +530,7 @@ mod tests {
             }
         }
         for base in ["a.b", "ex-ample.jp", "www.example.com", "a_b.c-d.e", "x.y"] {
-            for len in 10..=19 {
+            for len in (10..=19).chain(28..=37) {
                 let mut name: Vec<u8> = base.bytes().cycle().take(len).collect();
                 names.push(name.clone());
                 name.push(b'.');
@@ -548,7 +557,8 @@ mod tests {
                     let full = check_dns_host_fully(&hay, 7, end, min_labels).is_ok();
                     let text = String::from_utf8_lossy(name);
                     assert!(!fast || full, "passed, fails: {text:?} {min_labels}");
-                    if full && name.is_ascii() && name.len() <= 16 && hay.len() >= 7 + 16 {
+                    let blocks = if name.len() > 16 { 32 } else { 16 };
+                    if full && name.is_ascii() && name.len() <= 32 && hay.len() >= 7 + blocks {
                         assert!(fast, "fails, passes: {text:?} {min_labels}");
                     }
                     passed += usize::from(fast);
