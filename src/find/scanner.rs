@@ -62,7 +62,7 @@ use std::sync::LazyLock;
 
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_mask::LSB;
-use crate::chars::byte_search::find_byte;
+use crate::chars::byte_search::{EitherByte, find_byte};
 use crate::chars::utf8::{
     decode_at, decode_before, decode_three_byte, decode_two_byte, is_continuation,
 };
@@ -324,6 +324,9 @@ pub(crate) struct Scanner<'h> {
     /// Capital `W`s not followed by `.` are frequent here: `W.` is searched
     /// for with the pair search (see `find_upper_w_dot`).
     upper_w: bool,
+    /// The search for the next `:` or `@` (only `:` without e-mail
+    /// addresses).
+    colon_or_at: EitherByte,
 }
 
 /// `w.` and `W.`: the end of every `www.` in any case (docs/rules.md §1.1).
@@ -567,6 +570,7 @@ impl<'h> Scanner<'h> {
             bracket_run: BracketRun::default(),
             next: [(0, 0); 3],
             upper_w: false,
+            colon_or_at: EitherByte::new(b':', if opts.email { b'@' } else { b':' }),
         }
     }
 
@@ -894,13 +898,9 @@ impl<'h> Scanner<'h> {
         if near >= to {
             return usize::MAX;
         }
-        let window = &hay[near..to];
-        let found = if self.opts.email {
-            memchr::memchr2(b':', b'@', window)
-        } else {
-            memchr::memchr(b':', window)
-        };
-        found.map_or(usize::MAX, |i| near + i)
+        self.colon_or_at
+            .find(&hay[near..to])
+            .map_or(usize::MAX, |i| near + i)
     }
 
     /// The end of the run of candidate characters starting at `p`, ignoring
