@@ -184,6 +184,26 @@ fn a_long_mix_of_every_token_agrees_on_every_path() {
     all_paths_agree(Finder::new().max_len(512), parts.concat().as_bytes());
 }
 
+/// One space inside `<…>` is glue when a `>` comes before any other white
+/// space (docs/rules.md §1.4): read incrementally, a byte at a time, such
+/// a hit was settled at the space, before the `>` that decides it had been
+/// read (`mailto:#` instead of `mailto:#/`).
+// Found by `generated_texts_agree_on_every_path` (2026-11-26), reduced.
+#[test]
+fn one_space_inside_angle_brackets_agrees_on_every_path() {
+    for text in [
+        "<URL:mailto:# />",
+        "x <http://a.example/b c> y\n",
+        "x <http://a.example/b c d> y\n",
+        "x <http://a.example/b c\n  d> y\n",
+        "x <http://a.example/b c\"d> y\n",
+        "x <http://a.example/b  c> y\n",
+        "x <mail@a.example c> y\n",
+    ] {
+        all_paths_agree(Finder::new().max_len(512), text.as_bytes());
+    }
+}
+
 /// Incremental reading hands each hit on once the white space after it has
 /// been read (a `tail -f` pipe shows each link as its line arrives), not
 /// `max_len` bytes later; read a byte at a time, every hit arrives before

@@ -12,12 +12,15 @@
 //! candidate) read nothing past the end of the candidate's run. So every
 //! trigger before the last hard ender at hand is decided by the bytes at
 //! hand, whatever follows, with one exception: inside `<…>` a line break
-//! and the indentation after it may be skipped (a wrapped IRI, §1.4). Only
-//! the last `<` can start such a scan that reaches the end of the bytes at
-//! hand (a scan from an earlier one stops at the next `<`, an ender), and
-//! only when the run after it holds a trigger (`:` `@` `.`) before its
-//! first white space and every white space run after that holds a line
-//! break: while that may be the case, the settled part ends at that `<`.
+//! and the indentation after it may be skipped (a wrapped IRI, §1.4), and
+//! so may a single space when a `>` comes before any other white space or
+//! character no IRI holds. Only the last `<` can start such a scan that
+//! reaches the end of the bytes at hand (a scan from an earlier one stops
+//! at the next `<`, an ender), and only when the run after it holds a
+//! trigger (`:` `@` `.`) before its first white space and every white
+//! space run after that holds a line break or is a single space not yet
+//! followed by what decides it: while that may be the case, the settled
+//! part ends at that `<`.
 //!
 //! The bytes are looked at once at most, as they arrive (the state below
 //! is kept between fills), so a trickle of one-byte reads costs no more
@@ -49,10 +52,17 @@ enum Walk {
     FirstWithTrigger,
     /// In a later run of non-white-space (after a line break).
     Run,
-    /// In white space; `newline`: it holds a line break so far.
+    /// In white space; `newline`: it holds a line break so far; `single`:
+    /// it is one space so far.
     Space {
         newline: bool,
+        single: bool,
     },
+    /// After a single space: glue if a `>` comes before any other white
+    /// space or ASCII character that no IRI or Legacy Extended IRI holds
+    /// (as the scanner's `angle_closes_first` reads it), which decides the
+    /// scan either way.
+    AfterOneSpace,
 }
 
 impl Settled {
@@ -98,6 +108,9 @@ impl Settled {
         let ender = is_hard_ender(b);
         let space = is_space(b);
         let newline = b == b'\n' || b == b'\r';
+        let single = b == b' ';
+        // What ends the look for the `>` after a single space.
+        let decides = || b == b'>' || (b < 0x80 && !ascii_is(b, ascii::IRI | ascii::TEXT_EXTRA));
         match self.walk {
             Walk::First | Walk::FirstWithTrigger if space => {
                 // Nothing after this `<` can be read as wrapped unless a
@@ -105,7 +118,7 @@ impl Settled {
                 if self.walk == Walk::First {
                     true
                 } else {
-                    self.walk = Walk::Space { newline };
+                    self.walk = Walk::Space { newline, single };
                     false
                 }
             }
@@ -114,18 +127,29 @@ impl Settled {
                 false
             }
             Walk::Run if space => {
-                self.walk = Walk::Space { newline };
+                self.walk = Walk::Space { newline, single };
                 false
             }
-            Walk::Space { newline: seen } if space => {
+            Walk::Space { newline: seen, .. } if space => {
                 self.walk = Walk::Space {
                     newline: seen || newline,
+                    single: false,
                 };
                 false
             }
-            // White space without a line break ends a `<…>` scan; with
-            // one, the scan may go on (assume it does).
-            Walk::Space { newline: seen } => {
+            // A single space: `b` is the first byte the look for the `>`
+            // reads.
+            Walk::Space {
+                newline: false,
+                single: true,
+            } => {
+                self.walk = Walk::AfterOneSpace;
+                decides()
+            }
+            Walk::AfterOneSpace => decides(),
+            // Other white space without a line break ends a `<…>` scan;
+            // with one, the scan may go on (assume it does).
+            Walk::Space { newline: seen, .. } => {
                 self.walk = Walk::Run;
                 !seen || ender
             }
@@ -133,6 +157,8 @@ impl Settled {
         }
     }
 }
+
+use crate::chars::ascii::{self, ascii_is};
 
 /// ASCII white space, which `<…>` may skip when it holds a line break.
 fn is_space(b: u8) -> bool {
@@ -188,6 +214,17 @@ mod tests {
         assert_eq!(settled("x < 5\n"), 5);
         // The `<` of `<URL:` too.
         assert_eq!(settled("y <URL:http://a.example/\n"), 2);
+        // One space inside `<…>` is glue when a `>` comes before any other
+        // white space: open until that `>` or what rules it out is read.
+        assert_eq!(settled("x\n<URL:mailto:# /"), 2);
+        assert_eq!(settled("x\n<URL:mailto:# />\n"), 18);
+        assert_eq!(settled("x\n<http://a.example/b c"), 2);
+        assert_eq!(settled("x\n<http://a.example/b c\nd"), 23);
+        assert_eq!(settled("x\n<http://a.example/b c d"), 23);
+        assert_eq!(settled("x\n<http://a.example/b c\"d"), 23);
+        // Two spaces, or a tab, are prose.
+        assert_eq!(settled("x\n<http://a.example/b  c"), 22);
+        assert_eq!(settled("x\n<http://a.example/b\tc"), 21);
     }
 
     #[test]
