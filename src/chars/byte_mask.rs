@@ -150,12 +150,14 @@ impl ByteMasks {
     #[target_feature(enable = "sse2")]
     #[inline]
     fn of_sse2(hay: &[u8], start: usize, end: usize) -> ByteMasks {
-        use std::arch::x86_64::{
-            _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8,
-        };
         let n = end - start;
-        let (mut dots, mut hyphens, mut underscores) = (0u64, 0u64, 0u64);
-        let (mut non_ascii, mut leads) = (0u64, 0u64);
+        let mut masks = ByteMasks {
+            dots: 0,
+            hyphens: 0,
+            underscores: 0,
+            non_ascii: 0,
+            leads: 0,
+        };
         let mut at = 0;
         while at < n {
             let from = start + at;
@@ -168,36 +170,21 @@ impl ByteMasks {
                     c
                 }
             };
-            let v = sixteen(chunk);
+            let block = ByteMasks::of_block_sse2(chunk);
             // Bits of the bytes after `end` cleared.
             let keep = if n - at < 16 {
                 (1u64 << (n - at)) - 1
             } else {
                 0xFFFF
             };
-            let equal = |b: u8| {
-                // (`movemask` sets the low 16 bits only: the cast keeps them.)
-                (_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u64) & keep
-            };
-            dots |= equal(b'.') << at;
-            hyphens |= equal(b'-') << at;
-            underscores |= equal(b'_') << at;
-            // A byte's high bit, and its next bit (doubled, it is high).
-            let high = (_mm_movemask_epi8(v) as u64) & keep;
-            if high != 0 {
-                non_ascii |= high << at;
-                let both = _mm_and_si128(v, _mm_add_epi8(v, v));
-                leads |= ((_mm_movemask_epi8(both) as u64) & keep) << at;
-            }
+            masks.dots |= (block.dots & keep) << at;
+            masks.hyphens |= (block.hyphens & keep) << at;
+            masks.underscores |= (block.underscores & keep) << at;
+            masks.non_ascii |= (block.non_ascii & keep) << at;
+            masks.leads |= (block.leads & keep) << at;
             at += 16;
         }
-        ByteMasks {
-            dots,
-            hyphens,
-            underscores,
-            non_ascii,
-            leads,
-        }
+        masks
     }
 
     /// The masks of the sixteen bytes from `start`, if there are sixteen
@@ -220,7 +207,10 @@ impl ByteMasks {
         Some(masks)
     }
 
-    /// [`ByteMasks::of_sixteen`] with SSE2.
+    /// The masks of one block of sixteen bytes with SSE2 (for
+    /// [`ByteMasks::of_sixteen`] and [`ByteMasks::of`]): a byte's high bit,
+    /// and its next bit (doubled, the byte has it high) for the first
+    /// bytes of characters.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     #[target_feature(enable = "sse2")]
     #[inline]

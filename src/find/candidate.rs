@@ -4,9 +4,9 @@
 //! Every candidate crosses a few calls by value on its way to a count or a
 //! hit: from the reading that found it to the scan loop, from the scan
 //! loop to the sink. How it was found and the scanner's notes are kept in
-//! one word, made in a register and written with one store, so that a
-//! candidate is three words. As five separate bytes they were written one
-//! at a time and then copied as a word, and a load that spans several
+//! one word, made in a register and written with one store (the candidate
+//! is three words, as it was). As five separate bytes they were written
+//! one at a time and then copied as a word, and a load that spans several
 //! stores still in flight waits for them (the processor cannot forward
 //! them to it). Measured against the five bytes, in turns: access logs
 //! 4.8% faster, link-dense text 1–2% (2.3% and 0.7% fewer instructions).

@@ -183,28 +183,11 @@ fn short_ascii_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usi
         m.non_ascii |= high.non_ascii << 16;
     }
     let all = (1u64 << n) - 1;
-    let (dots, hyphens) = (m.dots & all, m.hyphens & all);
-    if m.non_ascii & all != 0 || dots >> (n - 1) != 0 {
+    if m.non_ascii & all != 0 || (m.dots & all) >> (n - 1) != 0 {
         return false;
     }
-    let starts = ((dots << 1) | 1) & all;
-    let ends = (dots >> 1) | (1 << (n - 1));
-    if (starts & (dots | hyphens)) | (ends & hyphens) != 0 {
-        return false;
-    }
-    let last = 63 - starts.leading_zeros();
-    if (m.underscores & all) >> last != 0 {
-        return false;
-    }
-    // At least `min_labels` labels: that many dots but one.
-    let mut dots = dots;
-    for _ in 1..min_labels {
-        if dots == 0 {
-            return false;
-        }
-        dots &= dots - 1;
-    }
-    true
+    let faults = LabelFaults::of(&m, n);
+    faults.bad == 0 && enough_labels(m.dots & all, min_labels)
 }
 
 /// [`check_dns_host`] without the shortcut.
@@ -315,12 +298,9 @@ fn labels_verdict(
 /// dot; an IDN label whose ASCII form may be too long, or an IDN whose
 /// may), for [`labels_verdict`] to answer.
 ///
-/// The answer is the label loop's, bit for bit: with `S` the label starts
-/// (bit 0 and every bit after a dot) and `E` the label ends (every bit
-/// before a dot and the last), a label is empty where a start is a dot,
-/// and starts or ends with `-` where a start or an end is a hyphen; the
-/// last label is the highest start. The rightmost bad label is the one
-/// holding the highest bad bit: the highest start at or below it. No ASCII
+/// The answer is the label loop's, bit for bit, by the rules on masks of
+/// [`LabelFaults`]. The rightmost bad label is the one holding the highest
+/// bad bit: the highest start at or below it. No ASCII
 /// label of 63 bytes or fewer is too long, nor is any such name. An IDN
 /// label's ASCII form is bounded as the loop bounds it
 /// (`ascii_len_bound`), from the counts of its non-ASCII bytes and of the
@@ -343,24 +323,12 @@ fn short_host(
     if m.non_ascii != 0 && !idn_within_limits(&m, n) {
         return None;
     }
-    let all = (1u64 << n) - 1;
-    let starts = ((m.dots << 1) | 1) & all;
-    let ends = (m.dots >> 1) | (1 << (n - 1));
+    let faults = LabelFaults::of(&m, n);
     let highest = |x: u64| 63 - x.leading_zeros() as usize;
-    let last = highest(starts);
-    let mut bad = (starts & (m.dots | m.hyphens)) | (ends & m.hyphens);
-    if m.underscores >> last != 0 {
-        bad |= 1 << last;
-    }
-    let label = (bad != 0).then(|| start + highest(starts & ((2 << highest(bad)) - 1)));
-    // At least `min_labels` labels: that many dots but one (a dot cleared
-    // at a time, not a population count, which x86-64 lacks by default).
-    let mut dots = m.dots;
-    let mut few = false;
-    for _ in 1..min_labels {
-        few |= dots == 0;
-        dots &= dots.wrapping_sub(1);
-    }
+    let label = (faults.bad != 0)
+        .then(|| start + highest(faults.starts & ((2 << highest(faults.bad)) - 1)));
+    let few = !enough_labels(m.dots, min_labels);
+    let last = faults.last;
     Some(if label.is_some() || few {
         Err(Implausible {
             label,
@@ -370,6 +338,53 @@ fn short_host(
     } else {
         Ok(())
     })
+}
+
+/// The label rules on the masks of a name's body of `n` bytes (1 to 64,
+/// not ending with a dot), as [`short_host`] and the shortcut of
+/// [`check_dns_host`] apply them: with `S` the label starts (bit 0 and
+/// every bit after a dot) and `E` the label ends (every bit before a dot
+/// and the last), a label is empty where a start is a dot, and starts or
+/// ends with `-` where a start or an end is a hyphen; the last label is
+/// the highest start, bad if it holds a `_`.
+struct LabelFaults {
+    /// `S`.
+    starts: u64,
+    /// The last label's start.
+    last: usize,
+    /// The bad bits: a bad label holds one (the rightmost bad label is the
+    /// highest start at or below the highest bad bit).
+    bad: u64,
+}
+
+impl LabelFaults {
+    #[inline(always)]
+    fn of(m: &ByteMasks, n: usize) -> LabelFaults {
+        let all = u64::MAX >> (64 - n);
+        let (dots, hyphens) = (m.dots & all, m.hyphens & all);
+        let starts = ((dots << 1) | 1) & all;
+        let ends = (dots >> 1) | (1 << (n - 1));
+        let last = 63 - starts.leading_zeros() as usize;
+        let mut bad = (starts & (dots | hyphens)) | (ends & hyphens);
+        if (m.underscores & all) >> last != 0 {
+            bad |= 1 << last;
+        }
+        LabelFaults { starts, last, bad }
+    }
+}
+
+/// Whether `dots` (of a name's body) make at least `min_labels` labels:
+/// that many dots but one (a dot cleared at a time, not a population
+/// count, which x86-64 lacks by default).
+#[inline(always)]
+fn enough_labels(mut dots: u64, min_labels: usize) -> bool {
+    for _ in 1..min_labels {
+        if dots == 0 {
+            return false;
+        }
+        dots &= dots - 1;
+    }
+    true
 }
 
 /// Whether every label of the non-ASCII name of `n` bytes (at most 63)

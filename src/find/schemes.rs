@@ -38,10 +38,15 @@ static SHORT: LazyLock<Vec<u64>> = LazyLock::new(|| {
 });
 
 /// `scheme` of eight bytes or fewer in lower case as a word, its bytes in
-/// order from the lowest and zeros after them (no scheme holds a zero
-/// byte, so two schemes pack alike only when they are the same).
+/// order from the lowest and zeros after them. No registered scheme holds
+/// a zero byte, so a word is one scheme's only; bytes that end with a zero
+/// byte (`mailto\0` would pack as `mailto`) are not packed, and are then in
+/// no entry.
 #[inline]
 fn packed(scheme: &[u8]) -> Option<u64> {
+    if scheme.last() == Some(&0) {
+        return None;
+    }
     let mut word = [0u8; 8];
     word.get_mut(..scheme.len())?.copy_from_slice(scheme);
     word.make_ascii_lowercase();
@@ -197,6 +202,10 @@ mod tests {
         assert_ne!(packed(b"ab"), packed(b"abc"));
         assert_eq!(packed(b"z39.50r"), Some(u64::from_le_bytes(*b"z39.50r\0")));
         assert_eq!(packed(b"iris.beep"), None);
+        // A zero byte at the end would pack as a shorter scheme.
+        assert_eq!(packed(b"mailto\0"), None);
+        assert!(!is_registered(b"mailto\0") && !is_registered(b"tel\0\0"));
+        assert!(!is_registered_scheme("urn\0") && !needs_slashes(b"http\0", b"x"));
         let short = SCHEMES.iter().filter(|s| s.len() <= 8).count();
         assert!(short > 150);
         assert_eq!(SHORT.len(), short);

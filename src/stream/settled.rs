@@ -28,6 +28,8 @@
 //! to its last hard ender), its last `<` found with `memrchr`, and the run
 //! after that `<` walked until it is settled.
 
+use crate::chars::ascii::{self, ascii_is};
+
 /// What the bytes seen so far settle. Positions are offsets into the
 /// decoded input (not into the roll buffer, which moves).
 #[derive(Debug, Default)]
@@ -157,8 +159,6 @@ impl Settled {
         }
     }
 }
-
-use crate::chars::ascii::{self, ascii_is};
 
 /// ASCII white space, which `<…>` may skip when it holds a line break.
 fn is_space(b: u8) -> bool {
