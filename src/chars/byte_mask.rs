@@ -104,7 +104,7 @@ fn gather(high: u64) -> u64 {
 
 /// Where the dots, hyphens, underscores and non-ASCII bytes of a short
 /// slice are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ByteMasks {
     /// `.` bytes.
     pub dots: u64,
@@ -151,13 +151,7 @@ impl ByteMasks {
     #[inline]
     fn of_sse2(hay: &[u8], start: usize, end: usize) -> ByteMasks {
         let n = end - start;
-        let mut masks = ByteMasks {
-            dots: 0,
-            hyphens: 0,
-            underscores: 0,
-            non_ascii: 0,
-            leads: 0,
-        };
+        let mut masks = ByteMasks::default();
         let mut at = 0;
         while at < n {
             let from = start + at;
@@ -177,14 +171,21 @@ impl ByteMasks {
             } else {
                 0xFFFF
             };
-            masks.dots |= (block.dots & keep) << at;
-            masks.hyphens |= (block.hyphens & keep) << at;
-            masks.underscores |= (block.underscores & keep) << at;
-            masks.non_ascii |= (block.non_ascii & keep) << at;
-            masks.leads |= (block.leads & keep) << at;
+            masks.add(block, keep, at);
             at += 16;
         }
         masks
+    }
+
+    /// Adds the masks of a block that starts `at` bytes in: their bits in
+    /// `keep`, moved up by `at`.
+    #[inline]
+    pub(crate) fn add(&mut self, block: ByteMasks, keep: u64, at: usize) {
+        self.dots |= (block.dots & keep) << at;
+        self.hyphens |= (block.hyphens & keep) << at;
+        self.underscores |= (block.underscores & keep) << at;
+        self.non_ascii |= (block.non_ascii & keep) << at;
+        self.leads |= (block.leads & keep) << at;
     }
 
     /// The masks of the sixteen bytes from `start`, if there are sixteen
@@ -234,13 +235,7 @@ impl ByteMasks {
     #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
     fn of_words(hay: &[u8], start: usize, end: usize) -> ByteMasks {
         let n = end - start;
-        let mut masks = ByteMasks {
-            dots: 0,
-            hyphens: 0,
-            underscores: 0,
-            non_ascii: 0,
-            leads: 0,
-        };
+        let mut masks = ByteMasks::default();
         let mut at = 0;
         while at < n {
             let from = start + at;

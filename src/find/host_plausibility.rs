@@ -177,10 +177,7 @@ fn short_ascii_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usi
         let Some(high) = ByteMasks::of_sixteen(hay, start + 16) else {
             return false;
         };
-        m.dots |= high.dots << 16;
-        m.hyphens |= high.hyphens << 16;
-        m.underscores |= high.underscores << 16;
-        m.non_ascii |= high.non_ascii << 16;
+        m.add(high, u64::MAX, 16);
     }
     let all = (1u64 << n) - 1;
     if m.non_ascii & all != 0 || (m.dots & all) >> (n - 1) != 0 {
