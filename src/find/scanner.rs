@@ -2196,8 +2196,9 @@ fn path_run(hay: &[u8], p: usize, stop: usize) -> usize {
 /// Each step looks at the byte first and goes to the one reading it
 /// needs: the ASCII loop, the decoder of two bytes or the decoder of
 /// three. (Trying the ASCII loop, then two bytes, then three, at every
-/// character, as this did before, took `www.ąwww.` 15% and link-dense
-/// text 2–3% more time, measured in one process by turns. A decoder
+/// character, as this did before, took `www.ąwww.` 11–17% more time and
+/// link-dense text a few percent (in turns, whole processes pinned to one
+/// core and in one process). A decoder
 /// straight into the table's index took 3% fewer instructions on
 /// link-dense and multilingual text, no less time, and 20–38% more time
 /// on `www.ąwww.`.)
