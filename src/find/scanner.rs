@@ -73,7 +73,7 @@ use crate::find::host_plausibility::{
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
 };
-use crate::find::schemes::{is_registered, needs_slashes};
+use crate::find::schemes::{is_registered, needs_slashes, word_of};
 use crate::iri::percent::every_percent_is_a_triplet;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
@@ -580,20 +580,11 @@ fn is_dns_scheme_at(hay: &[u8], start: usize, c: usize) -> bool {
     let word = u64::from_le_bytes(bytes.try_into().unwrap_or_default()) >> drop;
     // `| 0x20` lowercases an ASCII letter, and maps no other byte to one.
     let lower = word | (0x2020_2020_2020_2020 >> drop);
-    const fn name(s: &[u8]) -> u64 {
-        let mut w = 0u64;
-        let mut i = 0;
-        while i < s.len() {
-            w |= (s[i] as u64) << (8 * i);
-            i += 1;
-        }
-        w
-    }
-    (lower == name(b"http"))
-        | (lower == name(b"https"))
-        | (lower == name(b"ftp"))
-        | (lower == name(b"wss"))
-        | (lower == name(b"ws"))
+    (lower == word_of(b"http"))
+        | (lower == word_of(b"https"))
+        | (lower == word_of(b"ftp"))
+        | (lower == word_of(b"wss"))
+        | (lower == word_of(b"ws"))
 }
 
 impl<'h> Scanner<'h> {
@@ -2147,15 +2138,17 @@ fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Op
 }
 
 /// The length of the letter, mark or digit of two or three bytes at
-/// `hay[p]` ([`plain_run`]'s non-ASCII characters), or 0.
-#[inline]
+/// `hay[p]` ([`plain_run`]'s non-ASCII characters), or 0: the decoder the
+/// first byte calls for (below 0xE0 a lead byte of two bytes, or a byte
+/// that starts no character), not one after the other.
+#[inline(always)]
 fn word_char_at(hay: &[u8], p: usize) -> usize {
-    if decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {
-        2
-    } else if decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii) {
-        3
-    } else {
-        0
+    match hay.get(p) {
+        Some(&b) if b < 0xE0 => {
+            2 * usize::from(decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii))
+        }
+        Some(_) => 3 * usize::from(decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii)),
+        None => 0,
     }
 }
 
@@ -2226,17 +2219,11 @@ fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -
                 .iter()
                 .position(|&b| !plain(b))
                 .unwrap_or(hay.len() - p);
-        } else if b < 0xE0 {
-            // A lead byte of two bytes (or a stray continuation byte).
-            if decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {
-                p += 2;
-            } else {
-                return p;
-            }
-        } else if decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii) {
-            p += 3;
         } else {
-            return p;
+            match word_char_at(hay, p) {
+                0 => return p,
+                n => p += n,
+            }
         }
     }
     p
@@ -2755,13 +2742,16 @@ mod tests {
             let hay = &hay[..stop];
             while p < hay.len() {
                 let b = hay[p];
+                // Both decoders, one after the other (independent of
+                // `word_char_at`'s choice by the first byte).
                 p += if b < 0x80 && plain(b) {
                     1
+                } else if decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+                    2
+                } else if decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii) {
+                    3
                 } else {
-                    match word_char_at(hay, p) {
-                        0 => break,
-                        n => n,
-                    }
+                    break;
                 };
             }
             p

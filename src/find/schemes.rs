@@ -127,17 +127,24 @@ const AUTHORITY_SCHEMES: [u64; 16] = {
     let mut words = [0u64; 16];
     let mut i = 0;
     while i < names.len() {
-        let mut word = [0u8; 8];
-        let mut j = 0;
-        while j < names[i].len() {
-            word[j] = names[i][j];
-            j += 1;
-        }
-        words[i] = u64::from_le_bytes(word);
+        words[i] = word_of(names[i]);
         i += 1;
     }
     words
 };
+
+/// A lower-case name of eight bytes or fewer as [`packed`] packs it: its
+/// bytes in order from the lowest, zeros after them (for constants).
+pub(crate) const fn word_of(name: &[u8]) -> u64 {
+    assert!(name.len() <= 8);
+    let mut word = 0u64;
+    let mut i = 0;
+    while i < name.len() {
+        word |= (name[i] as u64) << (8 * i);
+        i += 1;
+    }
+    word
+}
 
 /// Whether `scheme` (any case), without `//` after its colon, starts no
 /// IRI at a colon followed by `rest`: a scheme that requires an authority
@@ -148,7 +155,7 @@ pub(crate) fn needs_slashes(scheme: &[u8], rest: &[u8]) -> bool {
     let Some(word) = packed(scheme) else {
         return false;
     };
-    if word == u64::from_le_bytes(*b"file\0\0\0\0") {
+    if word == word_of(b"file") {
         return rest.first() != Some(&b'/');
     }
     AUTHORITY_SCHEMES.contains(&word)
