@@ -85,7 +85,7 @@ fn contains_byte_sse2(hay: &[u8], b: u8) -> bool {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn sixteen(bytes: [u8; 16]) -> std::arch::x86_64::__m128i {
+pub(crate) fn sixteen(bytes: [u8; 16]) -> std::arch::x86_64::__m128i {
     let half = |i: usize| i64::from_le_bytes(bytes[i..i + 8].try_into().expect("eight bytes"));
     std::arch::x86_64::_mm_set_epi64x(half(8), half(0))
 }
