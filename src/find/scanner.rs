@@ -1023,8 +1023,15 @@ impl<'h> Scanner<'h> {
             return Err(c + 1);
         }
         // (`scheme_start` reads the run of scheme characters before the
-        // colon, which `http_scheme_before` found to be the name.)
-        let (start, dns) = match http_scheme_before(hay, c, floor) {
+        // colon, which `http_scheme_before` found to be the name. Only
+        // before `//`: elsewhere an `http` scheme is no link, and the
+        // colons of times and dates, `10:23:45`, would pay for the look.)
+        let http = if slashes {
+            http_scheme_before(hay, c, floor)
+        } else {
+            None
+        };
+        let (start, dns) = match http {
             Some(start) => {
                 state.work += (c - start) as u64;
                 (start, true)
