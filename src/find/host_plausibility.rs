@@ -159,11 +159,12 @@ pub(crate) fn check_dns_host(
 /// fails). What is checked is [`short_host`]'s rule for such a name: no
 /// empty label, no label starting or ending with `-`, no `_` in the last
 /// label, at least `min_labels` labels. No label or name that short is too
-/// long, in its ASCII form either: a label of at most 16 bytes has at most
-/// 61 bytes in it (`ascii_len_bound`: `xn--`, `-` and 7 digits for each of
-/// at most 8 characters), and a name of at most 32 bytes in such labels at
-/// most 142 (k labels of 2 bytes or more hold at most 32 − (k − 1) bytes:
-/// 6k + 3.5(33 − k) − 1 for k ≤ 11), below the 253 of a name.
+/// long, in its ASCII form either: a label of at most 16 bytes of UTF-8 is
+/// at most 61 bytes long in its ASCII form (`ascii_len_bound`: `xn--`,
+/// `-` and 7 digits for each of at most 8 characters), and a name of at
+/// most 32 bytes in such labels at most 155 (a label of `L` bytes and its
+/// dot count at most 6 + 3.5·L, and the labels and dots hold 33 bytes at
+/// most), below the 253 of a name.
 #[inline(always)]
 fn short_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usize) -> bool {
     let n = end.saturating_sub(start);
@@ -190,8 +191,14 @@ fn short_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usize) ->
         return false;
     }
     // A name of non-ASCII bytes with a label longer than 16 bytes (a run
-    // of 17 bytes without a dot) is measured by the full checks.
-    if m.non_ascii & all != 0 && n > UNMEASURED_LABEL && has_run_of_17(!m.dots & all) {
+    // of 17 bytes without a dot) is measured by the full checks, and so is
+    // one whose bytes are no UTF-8 (the bound counts a character a lead
+    // byte, which only UTF-8 keeps to 8 in 16 bytes; the scanner's hosts
+    // are UTF-8, but this is asked of any bytes).
+    if m.non_ascii & all != 0
+        && ((n > UNMEASURED_LABEL && has_run_of_17(!m.dots & all))
+            || std::str::from_utf8(&hay[start..start + n]).is_err())
+    {
         return false;
     }
     let faults = LabelFaults::of(&m, n);
@@ -516,7 +523,8 @@ impl Labels {
             if len > 63 {
                 len = ascii_len(label);
             }
-            self.total = (self.total + len).saturating_add(1);
+            // (`ascii_len` is `usize::MAX` for bytes that are no UTF-8.)
+            self.total = self.total.saturating_add(len).saturating_add(1);
             fault |= len > 63;
         }
         if fault {
@@ -580,7 +588,7 @@ mod tests {
         names.push("é.a".into());
         names.push("a.é".into());
         // Names with non-ASCII labels of up to and over 16 bytes, cut at
-        // every character boundary of 10 to 37 bytes.
+        // every character boundary of 1 to 37 bytes.
         for base in [
             "пример.рф",
             "例え.テスト",
@@ -591,6 +599,10 @@ mod tests {
             "ü-.日本",
             "東京_都.jp",
             "ａｂｃｄｅｆ.x",
+            "é..a",
+            "-é.a.b.c",
+            "п.-рф.ю",
+            "é.a-",
         ] {
             let mut name = String::new();
             for c in base.chars().cycle() {
@@ -598,10 +610,8 @@ mod tests {
                     break;
                 }
                 name.push(c);
-                if name.len() >= 10 {
-                    names.push(name.clone().into_bytes());
-                    names.push(format!("{name}.").into_bytes());
-                }
+                names.push(name.clone().into_bytes());
+                names.push(format!("{name}.").into_bytes());
             }
         }
         let mut passed = 0;
@@ -630,11 +640,46 @@ mod tests {
                     {
                         assert!(fast, "fails, passes: {text:?} {min_labels}");
                     }
+                    // A label of other scripts longer than 16 bytes is
+                    // never judged by the shortcut: its bound of the ASCII
+                    // form no longer proves it short enough.
+                    if !name.is_ascii() && !short_labels {
+                        assert!(!fast, "passed unmeasured: {text:?} {min_labels}");
+                    }
                     passed += usize::from(fast);
                 }
             }
         }
         assert!(passed > 10_000, "{passed}");
+    }
+
+    /// Bytes that are no UTF-8 in a short name go to the full checks, which
+    /// measure what the bound cannot (nine lone lead bytes in a label of 18
+    /// bytes, or of 16 with a trailing pair) and do not overflow doing it.
+    #[test]
+    fn a_short_name_of_bytes_that_are_no_utf8_is_measured() {
+        for name in [
+            b"\xC0\x80\xC0\x80\xC0\x80\xC0\x80\xC0\x80\xC0\x80\xC0\x80\xC0\x80\xC0\x80.a".to_vec(),
+            [vec![0xC3; 12], b".ab".to_vec()].concat(),
+            [vec![0xC3; 16], b".ab".to_vec()].concat(),
+            [vec![0xC3; 9], b".ab".to_vec()].concat(),
+        ] {
+            let mut hay = b"http://".to_vec();
+            hay.extend_from_slice(&name);
+            let end = hay.len();
+            hay.extend_from_slice(&[b'/'; 40]);
+            assert!(!short_name_passes(&hay, 7, end, 1), "{name:x?}");
+            assert_eq!(
+                check_dns_host(&hay, 7, end, 1).is_ok(),
+                check_dns_host_fully(&hay, 7, end, 1).is_ok()
+            );
+        }
+        // Nine lone lead bytes: more characters than the bound allows.
+        let mut hay = b"http://".to_vec();
+        hay.extend_from_slice(&[vec![0xC3; 9], b".ab".to_vec()].concat());
+        let end = hay.len();
+        hay.extend_from_slice(&[b'/'; 40]);
+        assert!(check_dns_host(&hay, 7, end, 1).is_err());
     }
 
     /// `has_run_of_17` against the longest run counted bit by bit, on

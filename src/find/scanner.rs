@@ -543,8 +543,10 @@ fn http_scheme_before(hay: &[u8], c: usize, floor: usize) -> Option<usize> {
     } else {
         return None;
     };
-    (start == floor
-        || (DENSE[hay[start - 1] as usize] & DENSE_SCHEME == 0 && hay[start - 1] != b'_'))
+    // `scheme_start` looks at the byte before its run even at `floor`: a
+    // `_` there may glue the scheme to an identifier (`a_http://`).
+    ((start == floor || DENSE[hay[start - 1] as usize] & DENSE_SCHEME == 0)
+        && (start == 0 || hay[start - 1] != b'_'))
         .then_some(start)
 }
 
@@ -909,16 +911,17 @@ impl<'h> Scanner<'h> {
     }
 
     /// The first `:` (or `@` when e-mail addresses are on) in
-    /// `hay[from..to]`, `usize::MAX` if none. Dense triggers (`a@a@a@…`,
-    /// `x:x:…`): look at the next few bytes before paying for a memchr call.
+    /// `hay[from..to]`, `usize::MAX` if none. The next 64 bytes are looked
+    /// at at once (SSE2) before paying for a memchr call: on link-dense
+    /// text the next link is mostly that close, and the look took the
+    /// whole run 0.95 of the time (pinned to one core, 80 pairs). Within
+    /// the last 63 bytes of the haystack, a word of 8 bytes, then memchr.
     #[inline]
     fn find_colon_or_at(&self, from: usize, to: usize) -> usize {
         let hay = self.hay;
         if from >= to {
             return usize::MAX;
         }
-        // The next 64 bytes at once (link-dense text: the next link is
-        // mostly that close), then memchr.
         if let Some(block) = hay.get(from..from + 64) {
             let m = self
                 .colon_or_at
@@ -2088,8 +2091,8 @@ impl<'h> Scanner<'h> {
             end -= 1;
         }
         // The last label starts with a letter (`?@24.79.92.194` is not an address).
-        // (`rfind_byte`: a byte loop for a domain of a few dozen bytes,
-        // where memrchr's call and set-up cost 140 instructions an address.)
+        // (`rfind_byte`: a byte loop for a domain of fewer than 32 bytes,
+        // where memrchr's call and set-up cost more than the loop.)
         let Some(dot) = rfind_byte(b'.', &hay[at + 1..end]) else {
             return Err(miss);
         };
@@ -2724,6 +2727,9 @@ mod tests {
             "+http://a",
             "a.https://a",
             "Https:http://a",
+            "a_http://a",
+            "1_https://a",
+            "_https://a",
         ];
         for text in texts {
             let hay = text.as_bytes();
