@@ -159,8 +159,9 @@ pub(crate) fn check_dns_host(
 /// fails). What is checked is [`short_host`]'s rule for such a name: no
 /// empty label, no label starting or ending with `-`, no `_` in the last
 /// label, at least `min_labels` labels. No label or name that short is too
-/// long, in its ASCII form either: a label of at most 16 bytes of UTF-8 is
-/// at most 61 bytes long in its ASCII form (`ascii_len_bound`: `xn--`,
+/// long, in its ASCII form either: a label of at most 16 bytes, each lead
+/// byte followed by a continuation byte, is at most 61 bytes long in its
+/// ASCII form (`ascii_len_bound`: `xn--`,
 /// `-` and 7 digits for each of at most 8 characters), and a name of at
 /// most 32 bytes in such labels at most 155 (a label of `L` bytes and its
 /// dot count at most 6 + 3.5·L, and the labels and dots hold 33 bytes at
@@ -192,14 +193,17 @@ fn short_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usize) ->
     }
     // A name of non-ASCII bytes with a label longer than 16 bytes (a run
     // of 17 bytes without a dot) is measured by the full checks, and so is
-    // one whose bytes are no UTF-8 (the bound counts a character a lead
-    // byte, which only UTF-8 keeps to 8 in 16 bytes; the scanner's hosts
-    // are UTF-8, but this is asked of any bytes).
-    if m.non_ascii & all != 0
-        && ((n > UNMEASURED_LABEL && has_run_of_17(!m.dots & all))
-            || std::str::from_utf8(&hay[start..start + n]).is_err())
-    {
-        return false;
+    // one with a lead byte not followed by a continuation byte in the body:
+    // the bound counts a character a lead byte, and only a lead byte with
+    // its own continuation after it keeps them to 8 in 16 bytes. (The
+    // scanner's hosts are UTF-8, but this is asked of any bytes.)
+    if m.non_ascii & all != 0 {
+        let continuations = m.non_ascii & !m.leads & all;
+        if (n > UNMEASURED_LABEL && has_run_of_17(!m.dots & all))
+            || ((m.leads & all) << 1) & !continuations != 0
+        {
+            return false;
+        }
     }
     let faults = LabelFaults::of(&m, n);
     faults.bad == 0 && enough_labels(m.dots & all, min_labels)
@@ -653,9 +657,9 @@ mod tests {
         assert!(passed > 10_000, "{passed}");
     }
 
-    /// Bytes that are no UTF-8 in a short name go to the full checks, which
-    /// measure what the bound cannot (nine lone lead bytes in a label of 18
-    /// bytes, or of 16 with a trailing pair) and do not overflow doing it.
+    /// Lead bytes without a continuation byte after them in a short name
+    /// send it to the full checks, which measure what the bound cannot
+    /// (nine lone lead bytes in a label) and do not overflow doing it.
     #[test]
     fn a_short_name_of_bytes_that_are_no_utf8_is_measured() {
         for name in [
