@@ -137,7 +137,21 @@ pub(crate) fn check_dns_host(
     end: usize,
     min_labels: usize,
 ) -> Result<(), Implausible> {
-    if short_name_passes(hay, start, end, min_labels) {
+    check_dns_host_masked(hay, start, end, min_labels, None)
+}
+
+/// [`check_dns_host`], given the masks of the bytes from `start` when the
+/// caller made them already (at least up to `end`; the bytes after it
+/// may be in them).
+#[inline(always)]
+pub(crate) fn check_dns_host_masked(
+    hay: &[u8],
+    start: usize,
+    end: usize,
+    min_labels: usize,
+    masks: Option<ByteMasks>,
+) -> Result<(), Implausible> {
+    if short_name_passes(hay, start, end, min_labels, masks) {
         debug_assert_eq!(
             check_dns_host_fully(hay, start, end, min_labels),
             Ok(()),
@@ -167,7 +181,13 @@ pub(crate) fn check_dns_host(
 /// dot count at most 6 + 3.5·L, and the labels and dots hold 33 bytes at
 /// most), below the 253 of a name.
 #[inline(always)]
-fn short_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usize) -> bool {
+fn short_name_passes(
+    hay: &[u8],
+    start: usize,
+    end: usize,
+    min_labels: usize,
+    masks: Option<ByteMasks>,
+) -> bool {
     let n = end.saturating_sub(start);
     if n == 0 || n > 33 || hay[start] == b'[' {
         return false;
@@ -178,10 +198,14 @@ fn short_name_passes(hay: &[u8], start: usize, end: usize, min_labels: usize) ->
     if n == 0 || n > 32 {
         return false;
     }
-    let Some(mut m) = ByteMasks::of_sixteen(hay, start) else {
-        return false;
+    let mut m = match masks {
+        Some(m) => m,
+        None => match ByteMasks::of_sixteen(hay, start) {
+            Some(m) => m,
+            None => return false,
+        },
     };
-    if n > 16 {
+    if masks.is_none() && n > 16 {
         let Some(high) = ByteMasks::of_sixteen(hay, start + 16) else {
             return false;
         };
@@ -630,7 +654,7 @@ mod tests {
                 let end = hay.len();
                 hay.extend_from_slice(tail);
                 for min_labels in 1..=3 {
-                    let fast = short_name_passes(&hay, 7, end, min_labels);
+                    let fast = short_name_passes(&hay, 7, end, min_labels, None);
                     let full = check_dns_host_fully(&hay, 7, end, min_labels).is_ok();
                     let text = String::from_utf8_lossy(name);
                     assert!(!fast || full, "passed, fails: {text:?} {min_labels}");
@@ -672,7 +696,7 @@ mod tests {
             hay.extend_from_slice(&name);
             let end = hay.len();
             hay.extend_from_slice(&[b'/'; 40]);
-            assert!(!short_name_passes(&hay, 7, end, 1), "{name:x?}");
+            assert!(!short_name_passes(&hay, 7, end, 1, None), "{name:x?}");
             assert_eq!(
                 check_dns_host(&hay, 7, end, 1).is_ok(),
                 check_dns_host_fully(&hay, 7, end, 1).is_ok()
