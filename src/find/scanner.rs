@@ -916,7 +916,11 @@ impl<'h> Scanner<'h> {
     /// text the next link is mostly that close, and the look took the
     /// whole run 0.95 of the time (pinned to one core, 80 pairs). Within
     /// the last 63 bytes of the haystack (once a window), memchr alone.
-    #[inline]
+    /// The memchr call is out of line
+    /// ([`find_colon_or_at_far`](Scanner::find_colon_or_at_far)), so that
+    /// the look is inlined where it is asked (link-dense text 1.1% fewer
+    /// instructions, access logs 2.6%).
+    #[inline(always)]
     fn find_colon_or_at(&self, from: usize, to: usize) -> usize {
         let hay = self.hay;
         if from >= to {
@@ -930,18 +934,27 @@ impl<'h> Scanner<'h> {
                 let i = from + m.trailing_zeros() as usize;
                 return if i < to { i } else { usize::MAX };
             }
-            let near = from + 64;
-            if near >= to {
-                return usize::MAX;
-            }
-            return self
-                .colon_or_at
-                .find(&hay[near..to])
-                .map_or(usize::MAX, |i| near + i);
+        }
+        self.find_colon_or_at_far(from, to)
+    }
+
+    /// [`find_colon_or_at`](Scanner::find_colon_or_at) past the next 64
+    /// bytes (or near the end of the haystack): memchr's search, out of
+    /// line.
+    #[inline(never)]
+    fn find_colon_or_at_far(&self, from: usize, to: usize) -> usize {
+        let hay = self.hay;
+        let near = if hay.len() >= from + 64 {
+            from + 64
+        } else {
+            from
+        };
+        if near >= to {
+            return usize::MAX;
         }
         self.colon_or_at
-            .find(&hay[from..to])
-            .map_or(usize::MAX, |i| from + i)
+            .find(&hay[near..to])
+            .map_or(usize::MAX, |i| near + i)
     }
 
     /// The end of the run of candidate characters starting at `p`, ignoring
@@ -1263,15 +1276,7 @@ impl<'h> Scanner<'h> {
         // character that needs no bookkeeping) does to every reading.
         let next = |p: usize, b: u8| -> Next {
             if b < 0x80 {
-                let f = ASCII[b as usize];
-                // White space inside `<…>` may be a wrapped line.
-                return if f & (ascii::IRI | ascii::TEXT_EXTRA) == 0
-                    && (ctx != Context::Angle || f & ascii::SPACE == 0)
-                {
-                    Next::End
-                } else {
-                    Next::Full
-                };
+                return ascii_next(b, ctx);
             }
             let Some((c, n)) = decode_two_byte(hay, p)
                 .map(|c| (c, 2))
@@ -1336,10 +1341,7 @@ impl<'h> Scanner<'h> {
         }
         let min_labels = if kind == Kind::Www { 3 } else { 1 };
         // (A non-ASCII host without a dot is no link, `ldap://でなければ`.)
-        let host_ok = |end: usize| {
-            !(idn && is_dotless_non_ascii(&hay[body..end]))
-                && check_dns_host_masked(hay, body, end, min_labels, masks).is_ok()
-        };
+        let host_ok = |end: usize| plain_host_ok(hay, body, end, idn, min_labels, masks);
         // A host that fails is checked before the path is read: the full
         // reading may then stop at the host (`http://a.com_?http://a.com_?…`
         // would otherwise be read to the maximum length, trigger after
@@ -1382,7 +1384,13 @@ impl<'h> Scanner<'h> {
                     _ => {
                         // `path_run` took every other ASCII IRI character.
                         debug_assert!(b >= 0x80 || !ascii_is(b, ascii::IRI), "{b:#x}");
-                        match next(p, b) {
+                        // (Most paths end at white space: no call.)
+                        let next = if b < 0x80 {
+                            ascii_next(b, ctx)
+                        } else {
+                            next(p, b)
+                        };
+                        match next {
                             Next::Go(n) => {
                                 unproven_char = true;
                                 other_end = p + n;
@@ -2184,6 +2192,39 @@ fn word_char_at(hay: &[u8], p: usize) -> usize {
         Some(_) => 3 * usize::from(decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii)),
         None => 0,
     }
+}
+
+/// What the ASCII character `b` (not one `plain_run` or `path_run` steps
+/// over) does to a plain link in context `ctx`: it ends the link, or the
+/// full reading is needed (white space inside `<…>` may be a wrapped
+/// line).
+#[inline(always)]
+fn ascii_next(b: u8, ctx: Context) -> Next {
+    let f = ASCII[b as usize];
+    if f & (ascii::IRI | ascii::TEXT_EXTRA) == 0 && (ctx != Context::Angle || f & ascii::SPACE == 0)
+    {
+        Next::End
+    } else {
+        Next::Full
+    }
+}
+
+/// Whether the host `hay[body..end]` of a plain link passes: a host of
+/// another script needs a dot (`ldap://でなければ` is no link), and every
+/// host the checks of a DNS name (from `masks` when the caller made them).
+/// Inlined, not a closure's call: both places it is asked from are on
+/// every link's way.
+#[inline(always)]
+fn plain_host_ok(
+    hay: &[u8],
+    body: usize,
+    end: usize,
+    idn: bool,
+    min_labels: usize,
+    masks: Option<ByteMasks>,
+) -> bool {
+    !(idn && is_dotless_non_ascii(&hay[body..end]))
+        && check_dns_host_masked(hay, body, end, min_labels, masks).is_ok()
 }
 
 /// The end of the run from `p` (before `stop`) of what the forward scan has
