@@ -90,6 +90,24 @@ impl EitherByte {
     }
 }
 
+/// The bytes of `block` equal to `b`, as bits (bit `i` for byte `i`), as
+/// [`EitherByte::mask_of_64`] finds them (without a searcher to set up).
+#[inline]
+pub(crate) fn byte_mask_of_64(block: &[u8; 64], b: u8) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: as in `EitherByte::mask_of_64`: SSE2 is part of every
+    // x86-64 processor, and the `cfg` compiles this only for one.
+    {
+        debug_assert!(std::arch::is_x86_feature_detected!("sse2"));
+        unsafe { mask_of_64_sse2(block, (b, b)) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    block
+        .iter()
+        .enumerate()
+        .fold(0, |m, (i, &x)| m | u64::from(x == b) << i)
+}
+
 /// [`EitherByte::mask_of_64`] with SSE2: four blocks of sixteen, each
 /// compared with both bytes, and their `movemask`s put together.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -114,6 +132,19 @@ mod tests {
 
     /// The mask of 64 bytes marks exactly the bytes equal to either, for
     /// every place of each and for bytes that differ in one bit.
+    /// The mask of one byte marks exactly that byte, at every place.
+    #[test]
+    fn the_byte_mask_of_64_marks_the_byte() {
+        for b in [b'%', 0, 0xFF] {
+            for i in 0..64 {
+                let mut block = [b ^ 1; 64];
+                block[i] = b;
+                block[63 - i] = b ^ 0x80;
+                assert_eq!(byte_mask_of_64(&block, b), 1 << i, "{b} {i}");
+            }
+        }
+    }
+
     #[test]
     fn the_mask_of_64_marks_either_byte() {
         for (a, b) in [(b':', b'@'), (b':', b':'), (0x80, 0xFF)] {

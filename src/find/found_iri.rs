@@ -540,7 +540,10 @@ pub(crate) fn candidate_text<'h>(hay: &'h [u8], c: &Candidate) -> &'h str {
 /// second.
 #[inline(always)]
 fn judge(text: &str, c: &Candidate) -> Verdict {
-    if c.proven_valid() && plain_link_shape(c.kind(), c.wrapped()) {
+    if c.proven_valid()
+        && plain_link_shape(c.kind(), c.wrapped())
+        && plain_link_authority(text.as_bytes(), c.kind()).is_some()
+    {
         debug_assert_eq!(
             plain_link_components(text, c.kind(), c.wrapped()).map(Ok),
             Some(validate(text, c)),
@@ -583,16 +586,26 @@ fn plain_link_components(
     kind: Kind,
     wrapped: bool,
 ) -> Option<Option<PackedComponents>> {
-    let b = text.as_bytes();
     if !plain_link_shape(kind, wrapped) {
         return None;
     }
+    let (scheme_len, rest) = plain_link_authority(text.as_bytes(), kind)?;
+    Some(PackedComponents::of_plain_link(scheme_len, rest))
+}
+
+/// The length of the scheme of a plain link's IRI and its text from the
+/// authority on: after `://` for a link with a scheme, the whole of a
+/// `www.` link (its IRI is `http://` and its text). `None` for a link
+/// without an authority (`mailto:…`, which the plain reading may prove
+/// valid too: its components are the validator's).
+#[inline]
+fn plain_link_authority(b: &[u8], kind: Kind) -> Option<(usize, &[u8])> {
     match kind {
-        Kind::Www => Some(PackedComponents::of_plain_link("http".len(), b)),
+        Kind::Www => Some(("http".len(), b)),
         Kind::Iri => {
             let colon = find_byte(b':', b)?;
             let rest = b.get(colon..)?.strip_prefix(b"://")?;
-            Some(PackedComponents::of_plain_link(colon, rest))
+            Some((colon, rest))
         }
         _ => None,
     }
@@ -796,7 +809,8 @@ mod tests {
                 // (An e-mail address is proven valid for a count; a hit
                 // of one takes the validator's components.)
                 let searched = plain_link_components(text, c.kind(), c.wrapped());
-                if c.kind() == Kind::Email {
+                // (Nor has one without an authority, `mailto:…`.)
+                if c.kind() == Kind::Email || (c.kind() == Kind::Iri && !text.contains("://")) {
                     assert_eq!(searched, None, "{text:?}");
                 } else {
                     assert_eq!(searched, Some(validated), "{text:?}");
@@ -825,8 +839,9 @@ mod tests {
             https://example.org/a/b?c=d#e or www.example.net?q=1#f, \
             www.example.net#top (http://example.org/wiki/Rust_(language)) \
             http://ex%41mple.com/caf%C3%A9?q=%2f?x#y?z https://ja.wikipedia.org/wiki/東京 \
-            ftp://files.example.com/pub/?# http://a.b?#";
-        assert_eq!(proven_components_agree(text.as_bytes()), 9);
+            ftp://files.example.com/pub/?# http://a.b?#, mailto:info@example.org, \
+            <mailto:a@b.example?subject=Hi%20there> urn:isbn:0451450523 (mailto:ü@例え.jp)";
+        assert_eq!(proven_components_agree(text.as_bytes()), 13);
     }
 
     /// Every input of the corpus, scanned as bytes.

@@ -62,7 +62,7 @@ use std::sync::LazyLock;
 
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_mask::ByteMasks;
-use crate::chars::byte_search::{EitherByte, find_byte, rfind_byte};
+use crate::chars::byte_search::{EitherByte, byte_mask_of_64, find_byte, rfind_byte};
 use crate::chars::utf8::{
     decode_at, decode_before, decode_three_byte, decode_two_byte, is_continuation,
 };
@@ -1259,16 +1259,35 @@ impl<'h> Scanner<'h> {
     /// stops reading a host that fails its checks, as the full reading may.
     #[inline]
     fn plain_link_read(&self, spec: &Spec) -> Result<(Candidate, usize), usize> {
+        if spec.authority {
+            self.plain_link_read_as::<true>(spec)
+        } else {
+            self.plain_link_read_as::<false>(spec)
+        }
+    }
+
+    /// [`plain_link_read`](Scanner::plain_link_read) of a link with an
+    /// authority (`AUTHORITY`), or of one with a scheme without `//`
+    /// (`mailto:…`), which reads from `body` as a path does: each its own
+    /// code, so that the links with an authority, most of them, pay for
+    /// no test of which they are.
+    #[inline(always)]
+    fn plain_link_read_as<const AUTHORITY: bool>(
+        &self,
+        spec: &Spec,
+    ) -> Result<(Candidate, usize), usize> {
         let hay = self.hay;
         let Spec {
             start,
             body,
-            authority,
             dns,
             kind,
             ctx,
+            ..
         } = *spec;
-        if !authority || !dns {
+        let authority = AUTHORITY;
+        // (An authority not of a DNS scheme is left to the full reading.)
+        if authority && !dns {
             return Err(0);
         }
         let limit = start + self.opts.max_len;
@@ -1305,7 +1324,7 @@ impl<'h> Scanner<'h> {
         // A host of ASCII name bytes ending within 32 bytes (most hosts)
         // is found from the masks of one or two SSE2 loads, which then
         // serve its checks too.
-        let ascii_first = hay.get(body).is_some_and(|&b| b < 0x80);
+        let ascii_first = authority && hay.get(body).is_some_and(|&b| b < 0x80);
         let (from, masks) = match ascii_first.then(|| ByteMasks::of_host_run(hay, body)) {
             Some(Some((n, m))) if body + n < stop => {
                 (body + n, (hay[body + n] < 0x80).then_some(m))
@@ -1314,12 +1333,16 @@ impl<'h> Scanner<'h> {
         };
         // (Where the ASCII run ends at a letter of another script, the
         // run goes on.)
-        let mut p = plain_run(hay, from, stop);
+        let mut p = if authority {
+            plain_run(hay, from, stop)
+        } else {
+            body
+        };
         if p == host_stop {
             return Err(p - body);
         }
-        let mut path = false;
-        if let Some(&b) = hay.get(p) {
+        let mut path = !authority;
+        if authority && let Some(&b) = hay.get(p) {
             // At the maximum length, or a letter across it.
             if p >= limit || (b >= 0x80 && word_char_at(hay, p) > 0) {
                 return Err(p - body);
@@ -1346,7 +1369,7 @@ impl<'h> Scanner<'h> {
         // reading may then stop at the host (`http://a.com_?http://a.com_?…`
         // would otherwise be read to the maximum length, trigger after
         // trigger).
-        if path && !host_ok(auth_end) {
+        if authority && path && !host_ok(auth_end) {
             return Err(2 * (p - body));
         }
         // The path, query and fragment.
@@ -1435,7 +1458,7 @@ impl<'h> Scanner<'h> {
             return Err(read);
         }
         let c = Candidate::new(start, end, kind)
-            .with_proven_valid(!unproven_char && every_percent_is_a_triplet(&hay[start..end]));
+            .with_proven_valid(!unproven_char && no_bad_percent(hay, start, end));
         Ok((c, read))
     }
 
@@ -2194,6 +2217,19 @@ fn word_char_at(hay: &[u8], p: usize) -> usize {
     }
 }
 
+/// Whether every `%` of `hay[start..end]` starts a `%HH` triplet: for a
+/// link of at most 64 bytes (most) with 64 bytes at hand, the mask of one
+/// look says there is no `%` at all, without a call.
+#[inline(always)]
+fn no_bad_percent(hay: &[u8], start: usize, end: usize) -> bool {
+    let none = end - start <= 64
+        && hay.get(start..start + 64).is_some_and(|block| {
+            let percents = byte_mask_of_64(block.try_into().expect("64 bytes"), b'%');
+            percents & (u64::MAX >> (64 - (end - start)).min(63)) == 0
+        });
+    none || every_percent_is_a_triplet(&hay[start..end])
+}
+
 /// What the ASCII character `b` (not one `plain_run` or `path_run` steps
 /// over) does to a plain link in context `ctx`: it ends the link, or the
 /// full reading is needed (white space inside `<…>` may be a wrapped
@@ -2563,22 +2599,28 @@ mod tests {
         let mut answered = 0;
         for start in 0..hay.len() {
             let rest = &hay[start..];
-            let (body, kind) = if rest.starts_with(b"www.") {
-                (start, Kind::Www)
+            let (body, kind, authority) = if rest.starts_with(b"www.") {
+                (start, Kind::Www, true)
             } else if let Some(n) = [&b"http://"[..], b"https://", b"ftp://"]
                 .iter()
                 .find(|p| rest.starts_with(p))
                 .map(|p| p.len())
             {
-                (start + n, Kind::Iri)
+                (start + n, Kind::Iri, true)
+            } else if let Some(n) = [&b"mailto:"[..], b"urn:"]
+                .iter()
+                .find(|p| rest.starts_with(p))
+                .map(|p| p.len())
+            {
+                (start + n, Kind::Iri, false)
             } else {
                 continue;
             };
             let spec = Spec {
                 start,
                 body,
-                authority: true,
-                dns: true,
+                authority,
+                dns: authority,
                 kind,
                 ctx: sc.context(start),
             };
@@ -2663,6 +2705,14 @@ mod tests {
             ("http://пример.рф/новости?id=5", 1),
             ("www.bürgerentscheid-krankenhäuser.de/info", 1),
             ("http://例え.テスト/パス?q=東京。次", 1),
+            // Without an authority: read from the colon on as a path is.
+            ("write to mailto:info@example.org.", 1),
+            ("(mailto:jürgen@beispiel.de?subject=Grüße)", 1),
+            ("<mailto:a@b.example?subject=Hi%20there>", 1),
+            ("urn:isbn:0451450523, urn:ietf:rfc:3987", 2),
+            ("mailto:a@b.example#x#y", 0),
+            ("mailto:it's@example.org", 0),
+            ("mailto:a@[b].example", 0),
             // Left to the full reading: a port, a user, a quote, a second
             // `#`, a bracket, white space inside `<…>`, a bad host, a
             // non-ASCII host without a dot, prose glued to a host, a host
