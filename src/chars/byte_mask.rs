@@ -254,17 +254,12 @@ impl ByteMasks {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
             let first: [u8; 16] = hay.get(start..start + 16)?.try_into().ok()?;
-            // SAFETY: `run_block_sse2` needs SSE2 and nothing else; the
-            // `cfg` compiles this only where the build targets it, and SSE2
-            // is part of every x86-64 processor (the architecture's
-            // baseline), so the processor running this has it.
-            let (plain, mut masks) = unsafe { ByteMasks::run_block_sse2::<HOST>(first) };
+            let (plain, mut masks) = ByteMasks::run_block_sse2::<HOST>(first);
             if plain != 0xFFFF {
                 return Some(((!plain).trailing_zeros() as usize, masks));
             }
             let second: [u8; 16] = hay.get(start + 16..start + 32)?.try_into().ok()?;
-            // SAFETY: as above.
-            let (plain, high) = unsafe { ByteMasks::run_block_sse2::<HOST>(second) };
+            let (plain, high) = ByteMasks::run_block_sse2::<HOST>(second);
             if plain == 0xFFFF {
                 return None;
             }
@@ -284,36 +279,44 @@ impl ByteMasks {
     /// `0..=9`; each range is one signed comparison once moved to start
     /// at -128.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[target_feature(enable = "sse2")]
-    #[inline]
+    #[inline(always)]
     fn run_block_sse2<const HOST: bool>(block: [u8; 16]) -> (u32, ByteMasks) {
         use std::arch::x86_64::{
             _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128,
             _mm_set1_epi8,
         };
-        let v = sixteen(block);
-        let set = |b: u8| _mm_set1_epi8(b as i8);
-        let letters = in_range(_mm_or_si128(v, set(0x20)), b'a', 26);
-        let digits = in_range(v, b'0', 10);
-        let dots = _mm_cmpeq_epi8(v, set(b'.'));
-        let hyphens = _mm_cmpeq_epi8(v, set(b'-'));
-        let underscores = _mm_cmpeq_epi8(v, set(b'_'));
-        let mut plain = _mm_or_si128(_mm_or_si128(letters, digits), _mm_or_si128(dots, hyphens));
-        if HOST {
-            let percents = _mm_cmpeq_epi8(v, set(b'%'));
-            plain = _mm_or_si128(plain, _mm_or_si128(underscores, percents));
+        // SAFETY: the intrinsics need SSE2 and nothing else; the `cfg`
+        // compiles this only where the build targets it, and SSE2 is part
+        // of every x86-64 processor (the architecture's baseline), so the
+        // processor running this has it. No `#[target_feature]`: with it
+        // the function was not inlined (a call and its 48-byte answer
+        // through memory, for every host and domain).
+        unsafe {
+            let v = sixteen(block);
+            let set = |b: u8| _mm_set1_epi8(b as i8);
+            let letters = in_range(_mm_or_si128(v, set(0x20)), b'a', 26);
+            let digits = in_range(v, b'0', 10);
+            let dots = _mm_cmpeq_epi8(v, set(b'.'));
+            let hyphens = _mm_cmpeq_epi8(v, set(b'-'));
+            let underscores = _mm_cmpeq_epi8(v, set(b'_'));
+            let mut plain =
+                _mm_or_si128(_mm_or_si128(letters, digits), _mm_or_si128(dots, hyphens));
+            if HOST {
+                let percents = _mm_cmpeq_epi8(v, set(b'%'));
+                plain = _mm_or_si128(plain, _mm_or_si128(underscores, percents));
+            }
+            let bits = |x| _mm_movemask_epi8(x) as u16 as u64;
+            (
+                bits(plain) as u32,
+                ByteMasks {
+                    dots: bits(dots),
+                    hyphens: bits(hyphens),
+                    underscores: bits(underscores),
+                    non_ascii: bits(v),
+                    leads: bits(_mm_and_si128(v, _mm_add_epi8(v, v))),
+                },
+            )
         }
-        let bits = |x| _mm_movemask_epi8(x) as u16 as u64;
-        (
-            bits(plain) as u32,
-            ByteMasks {
-                dots: bits(dots),
-                hyphens: bits(hyphens),
-                underscores: bits(underscores),
-                non_ascii: bits(v),
-                leads: bits(_mm_and_si128(v, _mm_add_epi8(v, v))),
-            },
-        )
     }
 
     /// The masks of one block of sixteen bytes with SSE2 (for

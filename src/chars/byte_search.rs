@@ -90,16 +90,26 @@ impl EitherByte {
     }
 }
 
-/// The bytes of `block` equal to `b`, as bits (bit `i` for byte `i`), as
-/// [`EitherByte::mask_of_64`] finds them (without a searcher to set up).
-#[inline]
+/// The bytes of `block` equal to `b`, as bits (bit `i` for byte `i`):
+/// on x86-64 four SSE2 comparisons of sixteen bytes.
+#[inline(always)]
 pub(crate) fn byte_mask_of_64(block: &[u8; 64], b: u8) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    // SAFETY: as in `EitherByte::mask_of_64`: SSE2 is part of every
-    // x86-64 processor, and the `cfg` compiles this only for one.
-    {
-        debug_assert!(std::arch::is_x86_feature_detected!("sse2"));
-        unsafe { mask_of_64_sse2(block, (b, b)) }
+    // SAFETY: the intrinsics need SSE2 and nothing else; the `cfg`
+    // compiles this only where the build targets it, and SSE2 is part of
+    // every x86-64 processor (the architecture's baseline), so the
+    // processor running this has it. (No function with
+    // `#[target_feature]`: the compiler did not inline one here.)
+    unsafe {
+        use crate::chars::byte_mask::sixteen;
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
+        let needle = _mm_set1_epi8(b as i8);
+        let mut mask = 0;
+        for (k, chunk) in block.chunks_exact(16).enumerate() {
+            let v = sixteen(chunk.try_into().expect("sixteen bytes"));
+            mask |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)) as u16) << (16 * k);
+        }
+        mask
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     block

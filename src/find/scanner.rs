@@ -2222,12 +2222,16 @@ fn word_char_at(hay: &[u8], p: usize) -> usize {
 /// look says there is no `%` at all, without a call.
 #[inline(always)]
 fn no_bad_percent(hay: &[u8], start: usize, end: usize) -> bool {
-    let none = end - start <= 64
-        && hay.get(start..start + 64).is_some_and(|block| {
-            let percents = byte_mask_of_64(block.try_into().expect("64 bytes"), b'%');
-            percents & (u64::MAX >> (64 - (end - start)).min(63)) == 0
-        });
-    none || every_percent_is_a_triplet(&hay[start..end])
+    let n = end - start;
+    if n <= 64
+        && let Some(block) = hay.get(start..start + 64)
+    {
+        let percents = byte_mask_of_64(block.try_into().expect("64 bytes"), b'%');
+        if percents & (u64::MAX >> (64 - n).min(63)) == 0 {
+            return true;
+        }
+    }
+    every_percent_is_a_triplet(&hay[start..end])
 }
 
 /// What the ASCII character `b` (not one `plain_run` or `path_run` steps

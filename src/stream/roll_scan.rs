@@ -80,14 +80,22 @@ impl RollScan {
             let mut mapper = source.mapper();
             Scanner::new(window, self.opts).scan(&mut self.state, to, &mut |candidate| {
                 *hits += 1;
-                result = deliver(Found {
+                // (Kept only when it stops the scan: writing every answer
+                // over the last one dropped the last one, a test of its
+                // error for every hit.)
+                match deliver(Found {
                     candidate,
                     window,
                     base,
                     lines,
                     mapper: &mut mapper,
-                });
-                matches!(result, Ok(true))
+                }) {
+                    Ok(true) => true,
+                    stop => {
+                        result = stop;
+                        false
+                    }
+                }
             });
         }
         result
