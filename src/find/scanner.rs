@@ -1441,6 +1441,20 @@ impl<'h> Scanner<'h> {
             {
                 p
             }
+            // One trimmed ASCII byte (a link ending a sentence, `….html.`)
+            // after a letter, digit or `/`, or after a letter, mark or
+            // digit of another script that the runs stepped over: `trim`
+            // would strip it and stop there.
+            Some(&b)
+                if p > body + 1 && ascii_is(b, ascii::TRIM) && {
+                    let before = hay[p - 2];
+                    before.is_ascii_alphanumeric()
+                        || before == b'/'
+                        || (before >= 0x80 && p - 1 != other_end)
+                } =>
+            {
+                p - 1
+            }
             _ => {
                 let mut stack = Vec::new();
                 let mut fw = Forward::new(&mut stack, body);
@@ -2709,6 +2723,16 @@ mod tests {
             ("http://пример.рф/новости?id=5", 1),
             ("www.bürgerentscheid-krankenhäuser.de/info", 1),
             ("http://例え.テスト/パス?q=東京。次", 1),
+            // A trimmed byte last: after a letter, digit, `/` or letter of
+            // another script it alone goes; after others, `trim` decides.
+            ("https://ja.wikipedia.org/wiki/東京都.", 1),
+            ("http://example.com/a/, and", 1),
+            ("http://example.com/x€.", 1),
+            ("http://example.com/x….", 1),
+            ("http://example.com/x-.", 1),
+            ("http://example.com/x*.", 1),
+            ("www.example.com!", 0),
+            ("http://example-.", 1),
             // Without an authority: read from the colon on as a path is.
             ("write to mailto:info@example.org.", 1),
             ("(mailto:jürgen@beispiel.de?subject=Grüße)", 1),
