@@ -2068,9 +2068,11 @@ impl<'h> Scanner<'h> {
         if hay.get(end) == Some(&b':') && hay.get(end + 1).is_some_and(|&b| starts_scp_path(b)) {
             return Err(miss);
         }
-        // The local part: the run of local characters before `@`.
+        // The local part: the run of local characters before `@`, its
+        // ASCII end from one SSE2 load (the loop reads on where it ends
+        // at a letter of another script, or goes past sixteen bytes).
         let floor = state.last_end;
-        let mut i = at;
+        let mut i = ByteMasks::local_run_before(hay, at).map_or(at, |n| (at - n).max(floor));
         let mut spaceless = None;
         while i > floor {
             let b = hay[i - 1];
