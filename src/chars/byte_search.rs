@@ -140,8 +140,6 @@ fn mask_of_64_sse2(block: &[u8; 64], (a, b): (u8, u8)) -> u64 {
 mod tests {
     use super::*;
 
-    /// The mask of 64 bytes marks exactly the bytes equal to either, for
-    /// every place of each and for bytes that differ in one bit.
     /// The mask of one byte marks exactly that byte, at every place.
     #[test]
     fn the_byte_mask_of_64_marks_the_byte() {
@@ -155,6 +153,8 @@ mod tests {
         }
     }
 
+    /// The mask of 64 bytes marks exactly the bytes equal to either, for
+    /// every place of each and for bytes that differ in one bit.
     #[test]
     fn the_mask_of_64_marks_either_byte() {
         for (a, b) in [(b':', b'@'), (b':', b':'), (0x80, 0xFF)] {

@@ -533,11 +533,13 @@ pub(crate) fn candidate_text<'h>(hay: &'h [u8], c: &Candidate) -> &'h str {
 
 /// The verdict on a candidate whose text is `text`, as a [`Hit`] keeps
 /// it: for a candidate the plain reading proved valid
-/// ([`Candidate::proven_valid`]), valid without validating it, its
-/// components left to be found by searching its text for the delimiters
-/// when asked for ([`plain_link_components`]); for any other, the
-/// validator's ([`validate`]). A debug assertion holds the first to the
-/// second.
+/// ([`Candidate::proven_valid`]) that has an authority (`://`, or a
+/// `www.` link: [`plain_link_authority`]), valid without validating it,
+/// its components left to be found by searching its text for the
+/// delimiters when asked for ([`plain_link_components`]); for any other
+/// (an e-mail address, a `mailto:` link, which a count takes as proven),
+/// the validator's ([`validate`]). A debug assertion holds the first to
+/// the second.
 #[inline(always)]
 fn judge(text: &str, c: &Candidate) -> Verdict {
     if c.proven_valid()

@@ -1223,7 +1223,9 @@ impl<'h> Scanner<'h> {
     /// `candidate_in` reads; where this answers, it answers as
     /// `candidate_in` does, step for step (a debug assertion holds it to
     /// that in every test). Most links in mail, logs and web pages are
-    /// plain.
+    /// plain. A link with a scheme but without `//` (`mailto:…`, `urn:…`)
+    /// has no host to read: it is read from `body` (after the colon) as a
+    /// path is.
     ///
     /// Its candidate may come proven valid
     /// ([`Candidate::proven_valid`]), so that a count judges it without
@@ -1237,9 +1239,16 @@ impl<'h> Scanner<'h> {
     /// character, so allowed in a path, a query and a fragment alike. Left
     /// to the validator: a `%` that does not start a `%HH` triplet, and any
     /// other non-ASCII character (a private-use one is allowed in the
-    /// query only). Tests hold it to the validator: every character
-    /// `plain_run` steps over, exhaustively; generated links; and a debug
-    /// assertion on every plain link of every test.
+    /// query only). A link without `//` is proven the same way: its
+    /// scheme is a registered one (`try_scheme` asks), and after the colon
+    /// comes no `//` (that would make it a link with an authority), so
+    /// what follows is an `ipath-absolute` (`/` then a segment), an
+    /// `ipath-rootless` (a first segment, which may hold `:` and `@`) or
+    /// an `ipath-empty`, then a query and a fragment — and every character
+    /// the reading steps over is allowed in all of them. Tests hold it to
+    /// the validator: every character `plain_run` steps over, exhaustively;
+    /// generated links; and a debug assertion on every plain link of every
+    /// test.
     #[inline]
     fn plain_link(&self, spec: &Spec, state: &mut ScanState) -> Option<Candidate> {
         // The bytes read count as work whether a candidate comes of them
@@ -1286,7 +1295,10 @@ impl<'h> Scanner<'h> {
             ..
         } = *spec;
         let authority = AUTHORITY;
-        // (An authority not of a DNS scheme is left to the full reading.)
+        // (An authority not of a DNS scheme, `ldap://`, `ssh://`, is left
+        // to the full reading, which checks its host as such a host is
+        // checked: the plain reading's DNS checks are stricter, so it
+        // would answer only where the full reading agrees, for nothing.)
         if authority && !dns {
             return Err(0);
         }
@@ -2072,7 +2084,9 @@ impl<'h> Scanner<'h> {
         // ASCII end from one SSE2 load (the loop reads on where it ends
         // at a letter of another script, or goes past sixteen bytes).
         let floor = state.last_end;
-        let mut i = ByteMasks::local_run_before(hay, at).map_or(at, |n| (at - n).max(floor));
+        // (Never past `at`: were the floor after it, the loop reads nothing.)
+        let mut i =
+            ByteMasks::local_run_before(hay, at).map_or(at, |n| (at - n).max(floor).min(at));
         let mut spaceless = None;
         while i > floor {
             let b = hay[i - 1];
@@ -2710,6 +2724,33 @@ mod tests {
             }
         }
         assert!(compared > 10_000, "{compared}");
+    }
+
+    /// An authority of a scheme that is not a DNS one (`ldap://`,
+    /// `ssh://`) is the full reading's, whatever it holds: the plain
+    /// reading reads nothing of it.
+    #[test]
+    fn authorities_of_other_schemes_are_left_to_the_full_reading() {
+        for text in [
+            "ldap://example.com/o=x",
+            "ssh://example.com",
+            "foo://a.b/c.",
+        ] {
+            let hay = text.as_bytes();
+            let sc = Scanner::new(hay, Options::default());
+            let body = text.find("//").expect("//") + 2;
+            let spec = Spec {
+                start: 0,
+                body,
+                authority: true,
+                dns: false,
+                kind: Kind::Iri,
+                ctx: Context::Plain,
+            };
+            assert_eq!(sc.plain_link_read(&spec), Err(0), "{text:?}");
+            // (The full reading finds it.)
+            assert!(!find(text).is_empty(), "{text:?}");
+        }
     }
 
     #[test]

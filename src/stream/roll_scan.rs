@@ -80,9 +80,9 @@ impl RollScan {
             let mut mapper = source.mapper();
             Scanner::new(window, self.opts).scan(&mut self.state, to, &mut |candidate| {
                 *hits += 1;
-                // (Kept only when it stops the scan: writing every answer
-                // over the last one dropped the last one, a test of its
-                // error for every hit.)
+                // (Only an answer that stops the scan is kept: storing
+                // every `Ok(true)` over the last answer cost a drop of the
+                // last one, a test of its error, for every hit.)
                 match deliver(Found {
                     candidate,
                     window,
