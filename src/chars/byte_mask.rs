@@ -223,14 +223,7 @@ impl ByteMasks {
     pub(crate) fn of_sixteen(hay: &[u8], start: usize) -> Option<ByteMasks> {
         let block: [u8; 16] = hay.get(start..start + 16)?.try_into().ok()?;
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        // SAFETY: `of_block_sse2` needs SSE2 and nothing else; the `cfg`
-        // compiles this only where the build targets it, and SSE2 is part
-        // of every x86-64 processor (the architecture's baseline), so the
-        // processor running this has it (asserted in debug builds).
-        let masks = {
-            debug_assert!(std::arch::is_x86_feature_detected!("sse2"));
-            unsafe { ByteMasks::of_block_sse2(block) }
-        };
+        let masks = ByteMasks::of_block_sse2(block);
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         let masks = ByteMasks::of_words(&block, 0, 16);
         Some(masks)
@@ -363,26 +356,13 @@ impl ByteMasks {
     }
 
     /// The masks of one block of sixteen bytes with SSE2 (for
-    /// [`ByteMasks::of_sixteen`] and [`ByteMasks::of`]): a byte's high bit,
-    /// and its next bit (doubled, the byte has it high) for the first
-    /// bytes of characters.
+    /// [`ByteMasks::of_sixteen`] and [`ByteMasks::of`]): those
+    /// [`ByteMasks::run_block_sse2`] makes, its run (unused here) left for
+    /// the compiler to drop.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    #[target_feature(enable = "sse2")]
-    #[inline]
+    #[inline(always)]
     fn of_block_sse2(block: [u8; 16]) -> ByteMasks {
-        use std::arch::x86_64::{
-            _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8,
-        };
-        let v = sixteen(block);
-        let equal =
-            |b: u8| _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u16 as u64;
-        ByteMasks {
-            dots: equal(b'.'),
-            hyphens: equal(b'-'),
-            underscores: equal(b'_'),
-            non_ascii: _mm_movemask_epi8(v) as u16 as u64,
-            leads: _mm_movemask_epi8(_mm_and_si128(v, _mm_add_epi8(v, v))) as u16 as u64,
-        }
+        ByteMasks::run_block_sse2::<DOMAIN_RUN>(block).1
     }
 
     /// [`ByteMasks::of`] a word at a time, without vector instructions.

@@ -74,40 +74,39 @@ impl EitherByte {
     /// says what it gained).
     #[inline]
     pub(crate) fn mask_of_64(&self, block: &[u8; 64]) -> u64 {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        // SAFETY: `mask_of_64_sse2` needs SSE2 and nothing else; the `cfg`
-        // compiles this only where the build targets it, and SSE2 is part
-        // of every x86-64 processor (the architecture's baseline), so the
-        // processor running this has it (asserted in debug builds).
-        {
-            debug_assert!(std::arch::is_x86_feature_detected!("sse2"));
-            unsafe { mask_of_64_sse2(block, self.bytes) }
-        }
-        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-        block.iter().enumerate().fold(0, |m, (i, &x)| {
-            m | u64::from(x == self.bytes.0 || x == self.bytes.1) << i
-        })
+        mask_of_64(block, self.bytes)
     }
 }
 
 /// The bytes of `block` equal to `b`, as bits (bit `i` for byte `i`):
-/// on x86-64 four SSE2 comparisons of sixteen bytes.
+/// [`mask_of_64`] with the one byte twice (the second comparison is the
+/// first, which the compiler sees).
 #[inline(always)]
 pub(crate) fn byte_mask_of_64(block: &[u8; 64], b: u8) -> u64 {
+    mask_of_64(block, (b, b))
+}
+
+/// The bytes of `block` equal to `a` or `b`, as bits: on x86-64 four SSE2
+/// loads of sixteen, each compared with both bytes, and their `movemask`s
+/// put together; elsewhere a byte loop.
+#[inline(always)]
+fn mask_of_64(block: &[u8; 64], (a, b): (u8, u8)) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     // SAFETY: the intrinsics need SSE2 and nothing else; the `cfg`
     // compiles this only where the build targets it, and SSE2 is part of
     // every x86-64 processor (the architecture's baseline), so the
     // processor running this has it. (No function with
-    // `#[target_feature]`: the compiler did not inline one here.)
+    // `#[target_feature]`: the compiler does not inline one into a caller
+    // without the attribute.)
     unsafe {
         use crate::chars::byte_mask::sixteen;
-        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
-        let needle = _mm_set1_epi8(b as i8);
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+        let (va, vb) = (_mm_set1_epi8(a as i8), _mm_set1_epi8(b as i8));
         let mut mask = 0;
         for (k, chunk) in block.chunks_exact(16).enumerate() {
             let v = sixteen(chunk.try_into().expect("sixteen bytes"));
-            mask |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)) as u16) << (16 * k);
+            let either = _mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb));
+            mask |= u64::from(_mm_movemask_epi8(either) as u16) << (16 * k);
         }
         mask
     }
@@ -115,25 +114,7 @@ pub(crate) fn byte_mask_of_64(block: &[u8; 64], b: u8) -> u64 {
     block
         .iter()
         .enumerate()
-        .fold(0, |m, (i, &x)| m | u64::from(x == b) << i)
-}
-
-/// [`EitherByte::mask_of_64`] with SSE2: four blocks of sixteen, each
-/// compared with both bytes, and their `movemask`s put together.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn mask_of_64_sse2(block: &[u8; 64], (a, b): (u8, u8)) -> u64 {
-    use crate::chars::byte_mask::sixteen;
-    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
-    let (va, vb) = (_mm_set1_epi8(a as i8), _mm_set1_epi8(b as i8));
-    let mut mask = 0;
-    for (k, chunk) in block.chunks_exact(16).enumerate() {
-        let v = sixteen(chunk.try_into().expect("sixteen bytes"));
-        let either = _mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb));
-        mask |= u64::from(_mm_movemask_epi8(either) as u16) << (16 * k);
-    }
-    mask
+        .fold(0, |m, (i, &x)| m | u64::from(x == a || x == b) << i)
 }
 
 #[cfg(test)]
