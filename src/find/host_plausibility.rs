@@ -43,7 +43,23 @@ pub(crate) fn is_spaceless_script(c: char) -> bool {
 /// Where the last label of the host `hay[start..end]` switches from ASCII
 /// letters and digits to a spaceless script (`www.scriptics.com参照`): the
 /// offset of the switch, where the IRI ends. `None` if there is no switch.
+#[inline(always)]
 pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usize> {
+    // A last label of bytes of other scripts only (most IDNs end so:
+    // `пример.рф`, `例え.テスト`) starts with no ASCII letter to switch
+    // from: told from the bytes before the end, without a call.
+    let mut i = end;
+    while i > start && hay[i - 1] >= 0x80 {
+        i -= 1;
+    }
+    if i < end && (i == start || hay[i - 1] == b'.') {
+        return None;
+    }
+    glued_prose_in_last_label(hay, start, end)
+}
+
+/// [`glued_prose_at`] of a host whose last label holds an ASCII byte.
+fn glued_prose_in_last_label(hay: &[u8], start: usize, end: usize) -> Option<usize> {
     // Only a last label holding a non-ASCII byte can switch (its search
     // is a byte loop for a short host, memrchr for a long one).
     let label_start = start + rfind_byte(b'.', &hay[start..end]).map_or(0, |i| i + 1);
