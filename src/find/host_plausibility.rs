@@ -47,12 +47,20 @@ pub(crate) fn is_spaceless_script(c: char) -> bool {
 pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usize> {
     // A last label of bytes of other scripts only (most IDNs end so:
     // `пример.рф`, `例え.テスト`) starts with no ASCII letter to switch
-    // from: told from the bytes before the end, without a call.
+    // from, and one of ASCII bytes only (`bücher.de`) switches to no other
+    // script: told from the bytes before the end, without a call.
     let mut i = end;
     while i > start && hay[i - 1] >= 0x80 {
         i -= 1;
     }
-    if i < end && (i == start || hay[i - 1] == b'.') {
+    if i == end {
+        while i > start && hay[i - 1] < 0x80 && hay[i - 1] != b'.' {
+            i -= 1;
+        }
+        if i < end && (i == start || hay[i - 1] == b'.') {
+            return None;
+        }
+    } else if i == start || hay[i - 1] == b'.' {
         return None;
     }
     glued_prose_in_last_label(hay, start, end)
@@ -878,6 +886,22 @@ mod tests {
         assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), Some(9));
         let h = "例え.テスト";
         assert_eq!(glued_prose_at(h.as_bytes(), 0, h.len()), None);
+        // The last label told from its end (of one kind of bytes only)
+        // and read from its start (of both), in a haystack that goes on.
+        for (h, glued) in [
+            ("bücher.de", None),
+            ("参照", None),
+            ("de", None),
+            ("a.bc参照", Some(4)),
+            ("a.bc参照de", Some(4)),
+            ("a.参照bc", None),
+            ("bc参照.", None),
+            ("x.a1参照", None),
+            ("ü.a-参照", None),
+        ] {
+            let hay = format!("{h} 参照");
+            assert_eq!(glued_prose_at(hay.as_bytes(), 0, h.len()), glued, "{h}");
+        }
         // Long hosts and labels (the label is found with memrchr there).
         let long = "a".repeat(100);
         for (h, glued) in [
