@@ -45,10 +45,12 @@ pub(crate) fn is_spaceless_script(c: char) -> bool {
 /// offset of the switch, where the IRI ends. `None` if there is no switch.
 #[inline(always)]
 pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usize> {
-    // A last label of bytes of other scripts only (most IDNs end so:
-    // `пример.рф`, `例え.テスト`) starts with no ASCII letter to switch
-    // from, and one of ASCII bytes only (`bücher.de`) switches to no other
-    // script: told from the bytes before the end, without a call.
+    // A last label of bytes of other scripts only (`пример.рф`,
+    // `例え.テスト`) starts with no ASCII letter to switch from, and one of
+    // ASCII bytes only (`bücher.de`) switches to no other script: told
+    // from the bytes before the end, without a call. (The reference
+    // scanner asks `glued_prose_in_last_label`, and a test holds the two
+    // together.)
     let mut i = end;
     while i > start && hay[i - 1] >= 0x80 {
         i -= 1;
@@ -66,8 +68,10 @@ pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usi
     glued_prose_in_last_label(hay, start, end)
 }
 
-/// [`glued_prose_at`] of a host whose last label holds an ASCII byte.
-fn glued_prose_in_last_label(hay: &[u8], start: usize, end: usize) -> Option<usize> {
+/// [`glued_prose_at`]'s answer for any host, from the start of its last
+/// label: what `glued_prose_at` asks when that label mixes ASCII and other
+/// bytes, or is empty.
+pub(crate) fn glued_prose_in_last_label(hay: &[u8], start: usize, end: usize) -> Option<usize> {
     // Only a last label holding a non-ASCII byte can switch (its search
     // is a byte loop for a short host, memrchr for a long one).
     let label_start = start + rfind_byte(b'.', &hay[start..end]).map_or(0, |i| i + 1);
@@ -980,6 +984,57 @@ mod tests {
 
     /// Only a `,` ends a DNS host; the port is the validator's (a port
     /// of letters is a template, dropped whole: docs/rules.md §1.6).
+    /// The shortcut of `glued_prose_at` (a last label of one kind of
+    /// bytes, told from its end) answers as the reading of the last label
+    /// does: every string of up to four bytes over ASCII letters, digits,
+    /// `-`, `.`, a space, the bytes of `é`, `参` and `ก`, and bytes that
+    /// start or continue no character, every start and end; and strings
+    /// of up to five whole characters.
+    #[test]
+    fn glued_prose_is_told_from_the_end_as_from_the_start() {
+        let check = |hay: &[u8]| {
+            for s in 0..=hay.len() {
+                for e in s..=hay.len() {
+                    assert_eq!(
+                        glued_prose_at(hay, s, e),
+                        glued_prose_in_last_label(hay, s, e),
+                        "{hay:x?} {s} {e}"
+                    );
+                }
+            }
+        };
+        let bytes = [
+            b'a', b'1', b'-', b'.', b' ', 0xC3, 0xA9, 0xE5, 0x8F, 0x82, 0xE0, 0xB8, 0x81, 0x80,
+            0xFF,
+        ];
+        let chars: [&[u8]; 8] = [
+            b"a",
+            b"1",
+            b"-",
+            b".",
+            "é".as_bytes(),
+            "参".as_bytes(),
+            "ก".as_bytes(),
+            b"\xFF",
+        ];
+        for (alphabet, most) in [
+            (bytes.map(|b| vec![b]).to_vec(), 4),
+            (chars.map(<[u8]>::to_vec).to_vec(), 5),
+        ] {
+            let mut hay = Vec::new();
+            for len in 0..=most {
+                for mut k in 0..alphabet.len().pow(len) {
+                    hay.clear();
+                    for _ in 0..len {
+                        hay.extend_from_slice(&alphabet[k % alphabet.len()]);
+                        k /= alphabet.len();
+                    }
+                    check(&hay);
+                }
+            }
+        }
+    }
+
     #[test]
     fn dns_hosts_end_at_a_comma_only() {
         let cut = |s: &str, h1: usize| dns_comma_cut(s.as_bytes(), 0, h1);

@@ -7,7 +7,8 @@
 //! the pure host predicates, which have their own tests.
 
 use crate::find::host_plausibility::{
-    check_dns_host, glued_prose_at, is_dotless_non_ascii, is_spaceless_script, last_non_dns_char,
+    check_dns_host, glued_prose_in_last_label, is_dotless_non_ascii, is_spaceless_script,
+    last_non_dns_char,
 };
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
@@ -591,7 +592,7 @@ impl Naive<'_> {
         {
             return None;
         }
-        if let Some(cut) = glued_prose_at(text.as_bytes(), at + 1, end) {
+        if let Some(cut) = glued_prose_in_last_label(text.as_bytes(), at + 1, end) {
             end = cut;
         }
         let domain = text[at + 1..end].trim_end_matches(['.', '-']);

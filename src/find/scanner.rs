@@ -1178,9 +1178,12 @@ impl<'h> Scanner<'h> {
     /// brackets, quotes, `<…>` wrapped over lines) where the plain reading
     /// gave up. Out of line, so that [`candidate`](Scanner::candidate),
     /// which is the plain reading and this call, is inlined where a
-    /// trigger is tried: link-dense text took 1.7% fewer instructions,
-    /// access logs 1.3%, and 2.3% fewer simulated mispredicted branches on
-    /// link-dense text (the calls' spills and the `Spec` passed in memory).
+    /// trigger is tried (the calls' spills and the `Spec` passed in memory
+    /// saved): in callgrind, `--count -j 1` on the 8 MiB files of
+    /// `examples/compare`, link-dense text took 1.7% fewer instructions,
+    /// access logs 1.3%, and link-dense text 2.3% fewer mispredicted
+    /// branches in cachegrind's simulation (at 1c93d67, before `context`
+    /// was inlined too).
     #[inline(never)]
     fn candidate_full(&mut self, spec: Spec, state: &mut ScanState) -> Option<Candidate> {
         let mut stack = std::mem::take(&mut self.stack);
@@ -2538,6 +2541,73 @@ fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `context` reads the byte before a candidate (and for `‘` the two
+    /// before that) as the character that ends there decodes: the same
+    /// context as from `decode_before`, for every string of up to four
+    /// bytes over `< : U r L '`, the bytes of `‘`, `é` and `参`, and bytes
+    /// that start or continue no character, at every start; and for every
+    /// string of two bytes.
+    #[test]
+    fn the_context_is_that_of_the_character_before() {
+        let decoded = |hay: &[u8], start: usize| match (start > 0)
+            .then(|| decode_before(hay, start))
+            .flatten()
+        {
+            Some(('<', _)) => Context::Angle,
+            Some((':', _))
+                if start >= 5
+                    && hay[start - 5] == b'<'
+                    && hay[start - 4..start - 1].eq_ignore_ascii_case(b"URL") =>
+            {
+                Context::Angle
+            }
+            Some(('\'', _)) => Context::Quote('\''),
+            Some(('‘', _)) => Context::Quote('’'),
+            _ => Context::Plain,
+        };
+        let check = |alphabet: &[u8], most: u32| {
+            let mut hay = Vec::new();
+            for len in 0..=most {
+                for mut k in 0..alphabet.len().pow(len) {
+                    hay.clear();
+                    for _ in 0..len {
+                        hay.push(alphabet[k % alphabet.len()]);
+                        k /= alphabet.len();
+                    }
+                    let scanner = Scanner::new(&hay, Options::default());
+                    for start in 0..=hay.len() {
+                        assert_eq!(
+                            scanner.context(start),
+                            decoded(&hay, start),
+                            "{hay:x?} {start}"
+                        );
+                    }
+                }
+            }
+        };
+        check(
+            &[
+                b'<', b':', b'U', b'r', b'L', b'\'', 0xE2, 0x80, 0x98, 0xF0, b'a', 0xC3, 0xA9,
+                0xE5, 0x8F, 0x82, 0x99, 0xBF,
+            ],
+            4,
+        );
+        check(&(0..=255).collect::<Vec<u8>>(), 2);
+        // `<URL:` in any case, and too near the start.
+        for (text, start, want) in [
+            ("<URL:x", 5, Context::Angle),
+            ("<url:x", 5, Context::Angle),
+            ("URL:x", 4, Context::Plain),
+            ("<URI:x", 5, Context::Plain),
+            ("a‘x", 4, Context::Quote('’')),
+            ("‘x", 3, Context::Quote('’')),
+        ] {
+            let scanner = Scanner::new(text.as_bytes(), Options::default());
+            assert_eq!(scanner.context(start), want, "{text}");
+            assert_eq!(decoded(text.as_bytes(), start), want, "{text}");
+        }
+    }
     use crate::find::found_iri::candidate_is_valid;
     use crate::iri::parse::{Rule, Syntax, parse_packed};
 

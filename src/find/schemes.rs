@@ -29,9 +29,9 @@ static SCHEMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 /// into a word (see [`packed`]), in a table of [`SHORT_SLOTS`] slots by
 /// the word's hash, the next free slot on a collision, 0 in a free slot (no
 /// packed name is 0: its first byte is a letter). A lookup is a multiply
-/// and a compare or two, where the binary search over the sorted words it
-/// replaces took eight steps of mispredicted compares: about 130
-/// instructions a `mailto:` link.
+/// and a few compares, where the
+/// binary search over the sorted words it replaces took eight steps of
+/// mispredicted compares, about 130 instructions a `mailto:` link.
 static SHORT: LazyLock<Box<[u64; SHORT_SLOTS]>> = LazyLock::new(|| {
     let mut table = Box::new([0u64; SHORT_SLOTS]);
     for word in SCHEMES.iter().filter_map(|s| packed(s.as_bytes())) {
