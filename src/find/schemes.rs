@@ -26,47 +26,16 @@ static SCHEMES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 
 /// The registered schemes of eight bytes or fewer (most of them, and every
 /// one prose meets: `mailto`, `urn`, `tel`, `news`, `data`), each packed
-/// into a word (see [`packed`]), in a table of [`SHORT_SLOTS`] slots by
-/// the word's hash, the next free slot on a collision, 0 in a free slot (no
-/// packed name is 0: its first byte is a letter). A lookup is a multiply
-/// and a few compares, where the
-/// binary search over the sorted words it replaces took eight steps of
-/// mispredicted compares, about 130 instructions a `mailto:` link.
-static SHORT: LazyLock<Box<[u64; SHORT_SLOTS]>> = LazyLock::new(|| {
-    let mut table = Box::new([0u64; SHORT_SLOTS]);
-    for word in SCHEMES.iter().filter_map(|s| packed(s.as_bytes())) {
-        let mut i = short_slot(word);
-        while table[i] != 0 && table[i] != word {
-            i = (i + 1) % SHORT_SLOTS;
-        }
-        table[i] = word;
-    }
-    table
+/// into a word (see [`packed`]), sorted: a lookup compares words, not
+/// strings.
+static SHORT: LazyLock<Vec<u64>> = LazyLock::new(|| {
+    let mut v: Vec<u64> = SCHEMES
+        .iter()
+        .filter_map(|s| packed(s.as_bytes()))
+        .collect();
+    v.sort_unstable();
+    v
 });
-
-/// Slots of [`SHORT`]: a power of two, at most half of them used.
-const SHORT_SLOTS: usize = 512;
-
-/// The slot where the search for `word` in [`SHORT`] starts (Fibonacci
-/// hashing: the top bits of the product).
-#[inline]
-fn short_slot(word: u64) -> usize {
-    (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SHORT_SLOTS.trailing_zeros())) as usize
-}
-
-/// Whether the packed name `word` is in [`SHORT`].
-#[inline]
-fn short_contains(word: u64) -> bool {
-    let table = &**SHORT;
-    let mut i = short_slot(word);
-    loop {
-        match table[i] {
-            0 => return false,
-            w if w == word => return true,
-            _ => i = (i + 1) % SHORT_SLOTS,
-        }
-    }
-}
 
 /// `scheme` of eight bytes or fewer in lower case as a word, its bytes in
 /// order from the lowest and zeros after them. No registered scheme holds
@@ -133,7 +102,7 @@ pub(crate) fn is_registered(scheme: &[u8]) -> bool {
         return false;
     }
     if let Some(word) = packed(scheme) {
-        return short_contains(word);
+        return SHORT.binary_search(&word).is_ok();
     }
     // Lower case, on the stack (no allocation).
     let mut lower = [0u8; 64];
@@ -246,13 +215,8 @@ mod tests {
         assert!(!is_registered_scheme("urn\0") && !needs_slashes(b"http\0", b"x"));
         let short = SCHEMES.iter().filter(|s| s.len() <= 8).count();
         assert!(short > 150);
-        let used: Vec<u64> = SHORT.iter().copied().filter(|&w| w != 0).collect();
-        assert_eq!(used.len(), short);
-        assert!(2 * used.len() <= SHORT_SLOTS);
-        let mut distinct = used.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        assert_eq!(distinct.len(), short);
+        assert_eq!(SHORT.len(), short);
+        assert!(SHORT.windows(2).all(|w| w[0] < w[1]));
     }
 
     /// Every entry is found through its first letter's range, in any
