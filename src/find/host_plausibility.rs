@@ -50,7 +50,9 @@ pub(crate) fn glued_prose_at(hay: &[u8], start: usize, end: usize) -> Option<usi
     // ASCII bytes only (`bücher.de`) switches to no other script: told
     // from the bytes before the end, without a call. (The reference
     // scanner asks `glued_prose_in_last_label`, and a test holds the two
-    // together.)
+    // together. One walk back over the bytes of the last byte's kind,
+    // tried in place of these two, took link-dense text 1.03 of the time
+    // and `http://-a/` 1.06: a jump the compiler made of it mispredicted.)
     let mut i = end;
     while i > start && hay[i - 1] >= 0x80 {
         i -= 1;
@@ -973,8 +975,6 @@ mod tests {
         }
     }
 
-    /// Only a `,` ends a DNS host; the port is the validator's (a port
-    /// of letters is a template, dropped whole: docs/rules.md §1.6).
     /// The shortcut of `glued_prose_at` (a last label of one kind of
     /// bytes, told from its end) answers as the reading of the last label
     /// does: every string of up to four bytes over ASCII letters, digits,
@@ -1026,6 +1026,8 @@ mod tests {
         }
     }
 
+    /// Only a `,` ends a DNS host; the port is the validator's (a port
+    /// of letters is a template, dropped whole: docs/rules.md §1.6).
     #[test]
     fn dns_hosts_end_at_a_comma_only() {
         let cut = |s: &str, h1: usize| dns_comma_cut(s.as_bytes(), 0, h1);

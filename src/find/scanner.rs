@@ -2541,6 +2541,8 @@ fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::find::found_iri::candidate_is_valid;
+    use crate::iri::parse::{Rule, Syntax, parse_packed};
 
     /// `context` reads the byte before a candidate (and for `‘` the two
     /// before that) as the character that ends there decodes: the same
@@ -2608,8 +2610,6 @@ mod tests {
             assert_eq!(decoded(text.as_bytes(), start), want, "{text}");
         }
     }
-    use crate::find::found_iri::candidate_is_valid;
-    use crate::iri::parse::{Rule, Syntax, parse_packed};
 
     /// Pieces of text around the edges of what a plain link is: hosts
     /// with bad labels, ports, users, brackets and quotes, a second `#`,
