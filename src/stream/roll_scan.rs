@@ -84,7 +84,7 @@ impl RollScan {
                 // every `Ok(true)` over the last answer cost a drop of the
                 // last one, a test of its error, for every hit.)
                 match deliver(Found {
-                    candidate,
+                    candidate: &candidate,
                     window,
                     base,
                     lines,
