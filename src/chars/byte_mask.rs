@@ -123,8 +123,8 @@ fn gather(high: u64) -> u64 {
 }
 
 /// The classes of ASCII bytes whose runs [`ByteMasks`] finds: an e-mail
-/// domain's (letters, digits, `-`, `.`), a host's (and `_`, `%`), an
-/// e-mail local part's (and `+`).
+/// domain's (letters, digits, `-`, `.`), a plain link's host's (and `_`),
+/// an e-mail local part's (and `_`, `%`, `+`).
 const DOMAIN_RUN: u8 = 0;
 const HOST_RUN: u8 = 1;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -229,8 +229,9 @@ impl ByteMasks {
         Some(masks)
     }
 
-    /// The run of ASCII host bytes (letters, digits, `-`, `.`, `_`, `%`:
-    /// the ASCII bytes a host's plain run steps over) from `start`, when
+    /// The run of ASCII host bytes (letters, digits, `-`, `.`, `_`: the
+    /// ASCII bytes the host run of a plain link steps over, `%` left to
+    /// the full reading) from `start`, when
     /// it ends within 32 bytes: its length, and the masks of the one or
     /// two blocks of sixteen bytes read to find its end (bytes after the
     /// run included; the caller clears their bits). `None` when fewer than
@@ -335,11 +336,11 @@ impl ByteMasks {
             let mut plain =
                 _mm_or_si128(_mm_or_si128(letters, digits), _mm_or_si128(dots, hyphens));
             if CLASS != DOMAIN_RUN {
-                let percents = _mm_cmpeq_epi8(v, set(b'%'));
-                plain = _mm_or_si128(plain, _mm_or_si128(underscores, percents));
+                plain = _mm_or_si128(plain, underscores);
             }
             if CLASS == LOCAL_RUN {
-                plain = _mm_or_si128(plain, _mm_cmpeq_epi8(v, set(b'+')));
+                let percents = _mm_cmpeq_epi8(v, set(b'%'));
+                plain = _mm_or_si128(plain, _mm_or_si128(percents, _mm_cmpeq_epi8(v, set(b'+'))));
             }
             let bits = |x| _mm_movemask_epi8(x) as u16 as u64;
             (
@@ -494,7 +495,7 @@ mod tests {
     /// run or the haystack is too long or too short for the loads.
     #[test]
     fn host_and_domain_runs_end_where_a_byte_loop_ends_them() {
-        let host = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'%');
+        let host = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_');
         let domain = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.');
         type Run = fn(&[u8], usize) -> Option<(usize, ByteMasks)>;
         let runs: [(Run, &dyn Fn(u8) -> bool); 2] = [

@@ -78,14 +78,6 @@ impl EitherByte {
     }
 }
 
-/// The bytes of `block` equal to `b`, as bits (bit `i` for byte `i`):
-/// [`mask_of_64`] with the one byte twice (the second comparison is the
-/// first, which the compiler sees).
-#[inline(always)]
-pub(crate) fn byte_mask_of_64(block: &[u8; 64], b: u8) -> u64 {
-    mask_of_64(block, (b, b))
-}
-
 /// The bytes of `block` equal to `a` or `b`, as bits: on x86-64 four SSE2
 /// loads of sixteen, each compared with both bytes, and their `movemask`s
 /// put together; elsewhere a byte loop.
@@ -120,19 +112,6 @@ fn mask_of_64(block: &[u8; 64], (a, b): (u8, u8)) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The mask of one byte marks exactly that byte, at every place.
-    #[test]
-    fn the_byte_mask_of_64_marks_the_byte() {
-        for b in [b'%', 0, 0xFF] {
-            for i in 0..64 {
-                let mut block = [b ^ 1; 64];
-                block[i] = b;
-                block[63 - i] = b ^ 0x80;
-                assert_eq!(byte_mask_of_64(&block, b), 1 << i, "{b} {i}");
-            }
-        }
-    }
 
     /// The mask of 64 bytes marks exactly the bytes equal to either, for
     /// every place of each and for bytes that differ in one bit.

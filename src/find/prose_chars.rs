@@ -40,6 +40,7 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use crate::chars::ascii::{IRI, TEXT_EXTRA, ascii_is};
 use crate::chars::end_of_iri::ends_iri;
+use crate::chars::utf8::{decode_three_byte, decode_two_byte};
 
 /// How the scanner treats one character inside a candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +124,77 @@ impl Info {
     /// What the table holds for a BMP code point: a surrogate ends an IRI.
     fn of_bmp(u: u32) -> Info {
         char::from_u32(u).map_or(Info(Class::End as u8), Info::of)
+    }
+}
+
+/// The letters, marks and digits of two bytes, one bit each, by the
+/// character's lead byte (less `0xC0`) and its continuation byte (less
+/// `0x80`): U+0080..U+07FF. The overlong forms (`C0`, `C1`) are clear.
+static WORD_BITS_2: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut u = 0x80;
+    while u < 0x800 {
+        if stored(u) & WORD != 0 {
+            t[u >> 6] |= 1 << (u & 63);
+        }
+        u += 1;
+    }
+    t
+};
+
+/// The letters, marks and digits of three bytes, one bit each, by the
+/// low nibble of the lead byte and the low six bits of the two
+/// continuation bytes: U+0800..U+FFFF. The overlong forms (below U+0800)
+/// and the surrogates are clear.
+static WORD_BITS_3: [u64; 1024] = {
+    let mut t = [0u64; 1024];
+    let mut u = 0x800;
+    while u < 0x10000 {
+        if !(u >= 0xD800 && u < 0xE000) && stored(u) & WORD != 0 {
+            t[u >> 6] |= 1 << (u & 63);
+        }
+        u += 1;
+    }
+    t
+};
+
+/// The length of the letter, mark or digit of two or three bytes at
+/// `hay[p]` ([`is_word_char_non_ascii`]), or 0 for anything else (another
+/// character, bytes that are no character). `hay[p]` must not be ASCII.
+///
+/// With four bytes at hand the bytes index the bit tables as they stand,
+/// without decoding the character: one mask and compare checks the form
+/// of the lead and continuation bytes together, and the bits of the
+/// overlong forms and of the surrogates are clear. Both tests are made
+/// without a branch; the caller's test of the length is the only one.
+#[inline(always)]
+pub(crate) fn word_len_at(hay: &[u8], p: usize) -> usize {
+    let Some(&[b0, b1, b2, b3]) = hay.get(p..p.wrapping_add(4)) else {
+        return word_len_decoded(hay, p);
+    };
+    let w = u32::from_le_bytes([b0, b1, b2, b3]);
+    if b0 < 0xE0 {
+        let form = w & 0xC0E0 == 0x80C0;
+        let bit = WORD_BITS_2[usize::from(b0 & 0x1F)] >> (b1 & 0x3F) & 1 != 0;
+        2 * usize::from(form & bit)
+    } else {
+        let form = w & 0xC0_C0F0 == 0x80_80E0;
+        let block = (w as usize & 0xF) << 6 | (w as usize >> 8 & 0x3F);
+        let bit = WORD_BITS_3[block] >> (b2 & 0x3F) & 1 != 0;
+        3 * usize::from(form & bit)
+    }
+}
+
+/// [`word_len_at`] by decoding the character: near the end of `hay`.
+#[cold]
+#[inline(never)]
+pub(crate) fn word_len_decoded(hay: &[u8], p: usize) -> usize {
+    match hay.get(p) {
+        Some(&b) if b < 0xE0 => {
+            2 * usize::from(decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii))
+        }
+        Some(_) => 3 * usize::from(decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii)),
+        None => 0,
     }
 }
 
@@ -257,6 +329,53 @@ fn word_uncached(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bit tables read from the bytes as they stand give the answer of
+    /// the decoder and the BMP table, for every lead byte that is not
+    /// ASCII, with every continuation (and every byte that is none), with
+    /// four bytes at hand and near the end.
+    #[test]
+    fn word_lengths_from_the_bytes_are_those_decoded() {
+        let mut seen = [0usize; 4];
+        for b0 in 0x80..=0xFFu8 {
+            let b2s: Vec<u8> = if b0 < 0xE0 {
+                vec![0x00, 0x41, 0x80, 0xBF, 0xC0, 0xFF]
+            } else {
+                (0..=0xFF).collect()
+            };
+            for b1 in 0..=0xFFu8 {
+                for &b2 in &b2s {
+                    let bytes = [b0, b1, b2, b'x'];
+                    let n = word_len_at(&bytes, 0);
+                    assert_eq!(n, word_len_decoded(&bytes, 0), "{bytes:x?}");
+                    seen[n] += 1;
+                    // Near the end: the decoder answers.
+                    for len in 1..4 {
+                        assert_eq!(
+                            word_len_at(&bytes[..len], 0),
+                            word_len_decoded(&bytes[..len], 0),
+                            "{:x?}",
+                            &bytes[..len]
+                        );
+                    }
+                }
+            }
+        }
+        // Letters of both lengths were found, and bytes that are none.
+        assert!(seen[0] > 0 && seen[2] > 0 && seen[3] > 0, "{seen:?}");
+        assert_eq!(seen[1], 0);
+        // Overlong forms and surrogates are no letters.
+        for bad in [
+            &[0xC1, 0x81, 0, 0][..],
+            &[0xE0, 0x90, 0x80, 0],
+            &[0xED, 0xA0, 0x80, 0],
+        ] {
+            assert_eq!(word_len_at(bad, 0), 0, "{bad:x?}");
+        }
+        assert_eq!(word_len_at("Ü..".as_bytes(), 0), 2);
+        assert_eq!(word_len_at("東..".as_bytes(), 0), 3);
+        assert_eq!(word_len_at("。..".as_bytes(), 0), 0);
+    }
 
     #[test]
     fn product_md_end_characters_end_an_iri() {

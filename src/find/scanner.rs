@@ -62,19 +62,17 @@ use std::sync::LazyLock;
 
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_mask::ByteMasks;
-use crate::chars::byte_search::{EitherByte, byte_mask_of_64, find_byte, rfind_byte};
-use crate::chars::utf8::{
-    decode_at, decode_before, decode_three_byte, decode_two_byte, is_continuation,
-};
+use crate::chars::byte_search::{EitherByte, find_byte, rfind_byte};
+use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
 use crate::find::host_plausibility::{
     MAX_HOST_LEN, check_dns_host, check_dns_host_masked, glued_prose_at, is_dotless_non_ascii,
     is_spaceless_script, last_non_dns_char,
 };
 use crate::find::prose_chars::{
-    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii,
+    Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii, word_len_at,
 };
 use crate::find::schemes::{is_registered, needs_slashes, word_of};
-use crate::iri::percent::every_percent_is_a_triplet;
+use crate::iri::percent::is_triplet;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
 /// of characters before the `:` or `@` is prose (RFC 5321 limits a local
@@ -1367,7 +1365,7 @@ impl<'h> Scanner<'h> {
         // (Where the ASCII run ends at a letter of another script, the
         // run goes on.)
         let mut p = if authority {
-            plain_run(hay, from, stop)
+            plain_host_run(hay, from, stop)
         } else {
             body
         };
@@ -1377,7 +1375,7 @@ impl<'h> Scanner<'h> {
         let mut path = !authority;
         if authority && let Some(&b) = hay.get(p) {
             // At the maximum length, or a letter across it.
-            if p >= limit || (b >= 0x80 && word_char_at(hay, p) > 0) {
+            if p >= limit || (b >= 0x80 && word_len_at(hay, p) > 0) {
                 return Err(p - body);
             }
             if matches!(b, b'/' | b'?' | b'#') {
@@ -1412,6 +1410,9 @@ impl<'h> Scanner<'h> {
         // grammar may not allow it where it stands (a private-use
         // character outside the query), so the validator judges.
         let mut unproven_char = false;
+        // A `%` in the path that starts no `%HH` triplet (the host has none:
+        // `plain_host_run`).
+        let mut bad_percent = false;
         // Where the last such character ends.
         let mut other_end = 0;
         if path {
@@ -1437,6 +1438,17 @@ impl<'h> Scanner<'h> {
                         1
                     }
                     b'\'' => return Err(p - body),
+                    // A `%HH` triplet, and those right after it
+                    // (`%E6%9D%B1`, an encoded character), or a `%` that
+                    // starts none: the validator will judge the link.
+                    b'%' => {
+                        let mut q = p;
+                        while is_triplet(hay, q) {
+                            q += 3;
+                        }
+                        bad_percent |= q == p;
+                        (q - p).max(1)
+                    }
                     _ => {
                         // `path_run` took every other ASCII IRI character.
                         debug_assert!(b >= 0x80 || !ascii_is(b, ascii::IRI), "{b:#x}");
@@ -1504,8 +1516,7 @@ impl<'h> Scanner<'h> {
         if !path && !host_ok(end) {
             return Err(read);
         }
-        let c = Candidate::new(start, end, kind)
-            .with_proven_valid(!unproven_char && no_bad_percent(hay, start, end));
+        let c = Candidate::new(start, end, kind).with_proven_valid(!unproven_char && !bad_percent);
         Ok((c, read))
     }
 
@@ -2253,38 +2264,6 @@ fn authority_cut_seen(hay: &[u8], fw: &Forward<'_>, end: usize, dns: bool) -> Op
     cut
 }
 
-/// The length of the letter, mark or digit of two or three bytes at
-/// `hay[p]` ([`plain_run`]'s non-ASCII characters), or 0: the decoder the
-/// first byte calls for (below 0xE0 a lead byte of two bytes, or a byte
-/// that starts no character), not one after the other.
-#[inline(always)]
-fn word_char_at(hay: &[u8], p: usize) -> usize {
-    match hay.get(p) {
-        Some(&b) if b < 0xE0 => {
-            2 * usize::from(decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii))
-        }
-        Some(_) => 3 * usize::from(decode_three_byte(hay, p).is_some_and(is_word_char_non_ascii)),
-        None => 0,
-    }
-}
-
-/// Whether every `%` of `hay[start..end]` starts a `%HH` triplet: for a
-/// link of at most 64 bytes (most) with 64 bytes at hand, the mask of one
-/// look says there is no `%` at all, without a call.
-#[inline(always)]
-fn no_bad_percent(hay: &[u8], start: usize, end: usize) -> bool {
-    let n = end - start;
-    if n <= 64
-        && let Some(block) = hay.get(start..start + 64)
-    {
-        let percents = byte_mask_of_64(block.try_into().expect("64 bytes"), b'%');
-        if percents & (u64::MAX >> (64 - n).min(63)) == 0 {
-            return true;
-        }
-    }
-    every_percent_is_a_triplet(&hay[start..end])
-}
-
 /// What the ASCII character `b` (not one `plain_run` or `path_run` steps
 /// over) does to a plain link in context `ctx`: it ends the link, or the
 /// full reading is needed (white space inside `<…>` may be a wrapped
@@ -2331,15 +2310,25 @@ fn plain_run(hay: &[u8], p: usize, stop: usize) -> usize {
     })
 }
 
+/// [`plain_run`] without `%`, for the host of a plain link: a host with a
+/// `%` is left to the full reading (rare), so that the triplets of a
+/// plain link are all in its path, where the reading checks them.
+#[inline(always)]
+fn plain_host_run(hay: &[u8], p: usize, stop: usize) -> usize {
+    run_over(hay, p, stop, |b| {
+        DENSE[b as usize] & PLAIN_HOST == PLAIN_HOST && b != b'%'
+    })
+}
+
 /// ASCII bytes that a plain link's path, query or fragment steps over with
 /// nothing to note: the IRI characters but the brackets `(` `)`, the quote
-/// `'` and `#`.
+/// `'`, `#` and `%` (whose triplet the reading checks).
 static PATH_PLAIN: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
     while i < 128 {
         let b = i as u8;
-        t[i] = ASCII[i] & ascii::IRI != 0 && !is_counted(b) && b != b'#';
+        t[i] = ASCII[i] & ascii::IRI != 0 && !is_counted(b) && b != b'#' && b != b'%';
         i += 1;
     }
     t
@@ -2361,15 +2350,21 @@ fn path_run(hay: &[u8], p: usize, stop: usize) -> usize {
 /// decoders).
 ///
 /// Each step looks at the byte first and goes to the one reading it
-/// needs: the ASCII loop, the decoder of two bytes or the decoder of
-/// three. Trying the ASCII loop, then two bytes, then three, at every
-/// character, as this did before, took `www.ąwww.` 11.5% more time
-/// (whole processes pinned to one core, forty pairs; 13–17% in turns in
-/// one process, which the layout of the code sways) though 8% fewer
-/// instructions, and a Thai path 70 instructions a letter instead of 51.
-/// A decoder straight into the table's index (tried twice) took 3% fewer
-/// instructions on link-dense and multilingual text, no less time, and
-/// 38% (first try) and 20% (second) more time on `www.ąwww.`.
+/// needs: the ASCII loop, or [`word_len_at`], which tells a letter of two
+/// or three bytes from its bytes as they stand (a bit table indexed by
+/// them), without decoding it. Trying the ASCII loop, then two bytes,
+/// then three, at every character, as this did before, took `www.ąwww.`
+/// 11.5% more time (whole processes pinned to one core, forty pairs;
+/// 13–17% in turns in one process, which the layout of the code sways)
+/// though 8% fewer instructions, and a Thai path 70 instructions a letter
+/// instead of 51. Decoding the character and looking it up in the BMP
+/// table of pages, as this did until the bit table, took a Thai path 10
+/// more instructions a letter, a link-dense text 2% more and `www.ąwww.`
+/// 6% more. (A decoder straight into the index of that table, tried twice
+/// before, took 3% fewer instructions on link-dense and multilingual
+/// text, no less time, and 38% and 20% more time on `www.ąwww.`; and one
+/// step for every character whatever its length, ASCII too, without a
+/// branch on the length, 16% more instructions and 1.07 of the time.)
 #[inline(always)]
 fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -> usize {
     debug_assert!(stop <= hay.len());
@@ -2386,7 +2381,7 @@ fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -
                 .position(|&b| !plain(b))
                 .unwrap_or(hay.len() - p);
         } else {
-            match word_char_at(hay, p) {
+            match word_len_at(hay, p) {
                 0 => return p,
                 n => p += n,
             }
@@ -2541,6 +2536,7 @@ fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chars::utf8::decode_three_byte;
     use crate::find::found_iri::candidate_is_valid;
     use crate::iri::parse::{Rule, Syntax, parse_packed};
 
@@ -2671,6 +2667,7 @@ mod tests {
         "%",
         "%4",
         "%zz",
+        "%E6%9D%B1",
         "\u{e000}",
         "\u{f0000}",
         "\u{1f600}",
@@ -2703,6 +2700,9 @@ mod tests {
         "\u{94d}",
         "€",
         "\u{20000}",
+        // Triplets, good and bad (a host with a `%` is the full reading's).
+        "%41",
+        "%4",
         // Labels of 63 and 64 bytes: the longest allowed, one too long.
         "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
         "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc",
@@ -2961,11 +2961,20 @@ mod tests {
             ("https://ko.wikipedia.org/wiki/서울특별시", true, true),
             ("https://hi.wikipedia.org/wiki/दिल्ली", true, true),
             ("http://example.com/caf%C3%A9?q=%2f", true, true),
-            ("http://ex%41mple.com/", true, true),
+            ("http://example.com/%E6%9D%B1%E4%BA%AC", true, true),
+            ("http://example.com/a%41.", true, true),
+            ("http://example.com/(%41)", true, true),
+            ("www.example.com/%41#%42", true, true),
             // A `%` without two hex digits: the validator rejects it.
             ("http://example.com/100%", false, false),
             ("http://example.com/%4g", false, false),
             ("http://example.com/%e", false, false),
+            ("http://example.com/%%41", false, false),
+            ("http://example.com/%41%", false, false),
+            ("http://example.com/%E6%9D%B", false, false),
+            ("http://example.com/a?q=%zz", false, false),
+            ("http://example.com/a#%4", false, false),
+            ("http://example.com/%.", false, false),
             // Private use: only in the query.
             ("http://example.com/\u{e000}", false, false),
             ("http://example.com/?\u{e000}", false, true),
@@ -2975,6 +2984,15 @@ mod tests {
             ("http://example.com/\u{1f600}", false, true),
         ] {
             assert_eq!(proven_and_valid(text), Some((proven, valid)), "{text:?}");
+        }
+        // A host with a `%` is left to the full reading: every triplet the
+        // plain reading proves is in the path.
+        for text in [
+            "http://ex%41mple.com/",
+            "http://ex%4mple.com/a",
+            "www.e%41x.com",
+        ] {
+            assert_eq!(proven_and_valid(text), None, "{text:?}");
         }
     }
 
@@ -3090,7 +3108,7 @@ mod tests {
             while p < hay.len() {
                 let b = hay[p];
                 // Both decoders, one after the other (independent of
-                // `word_char_at`'s choice by the first byte).
+                // `word_len_at`'s choice by the first byte).
                 p += if b < 0x80 && plain(b) {
                     1
                 } else if decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii) {

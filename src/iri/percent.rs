@@ -15,8 +15,6 @@
 //! push_pct(out, 0xE9)  appends "%E9"
 //! ```
 
-use crate::chars::byte_mask::contains_byte;
-
 /// The hex digits a triplet is written with (upper case).
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -24,13 +22,6 @@ const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 #[inline]
 pub(crate) fn is_triplet(b: &[u8], i: usize) -> bool {
     b.len() > i + 2 && b[i] == b'%' && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit()
-}
-
-/// Whether every `%` of `b` starts a `%HH` triplet (as the validator asks
-/// of an IRI). Most IRIs have no `%`: a look for one comes first.
-#[inline]
-pub(crate) fn every_percent_is_a_triplet(b: &[u8]) -> bool {
-    !contains_byte(b, b'%') || memchr::memchr_iter(b'%', b).all(|i| is_triplet(b, i))
 }
 
 /// The value of one hex digit, either case; the caller checked that `x` is
@@ -112,23 +103,6 @@ mod tests {
             assert_eq!(triplet_value(s.as_bytes(), 0), b);
             let lower = s.to_ascii_lowercase();
             assert_eq!(triplet_value(lower.as_bytes(), 0), b);
-        }
-    }
-
-    #[test]
-    fn every_percent_must_start_a_triplet() {
-        for (s, whole) in [
-            ("", true),
-            ("http://a/b", true),
-            ("a%20b%c3%A9", true),
-            ("%41", true),
-            ("a%2", false),
-            ("a%", false),
-            ("a%zz%20", false),
-            ("a%20%2g", false),
-            ("%%41", false),
-        ] {
-            assert_eq!(every_percent_is_a_triplet(s.as_bytes()), whole, "{s}");
         }
     }
 
