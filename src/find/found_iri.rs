@@ -840,7 +840,8 @@ mod tests {
         let text = "see http://example.com, http://example.com/ and \
             https://example.org/a/b?c=d#e or www.example.net?q=1#f, \
             www.example.net#top (http://example.org/wiki/Rust_(language)) \
-            http://ex%41mple.com/caf%C3%A9?q=%2f?x#y?z https://ja.wikipedia.org/wiki/東京 \
+            http://example.com/caf%C3%A9?q=%2f?x#y?z https://ja.wikipedia.org/wiki/東京 \
+            http://ex%41mple.com/ \
             ftp://files.example.com/pub/?# http://a.b?#, mailto:info@example.org, \
             <mailto:a@b.example?subject=Hi%20there> urn:isbn:0451450523 (mailto:ü@例え.jp)";
         assert_eq!(proven_components_agree(text.as_bytes()), 13);
