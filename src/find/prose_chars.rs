@@ -159,14 +159,16 @@ static WORD_BITS_3: [u64; 1024] = {
 };
 
 /// The length of the letter, mark or digit of two or three bytes at
-/// `hay[p]` ([`is_word_char_non_ascii`]), or 0 for anything else (another
-/// character, bytes that are no character). `hay[p]` must not be ASCII.
+/// `hay[p]` ([`is_word_char_non_ascii`]), or 0 for anything else (ASCII,
+/// another character, bytes that are no character, `p` at or past the
+/// end). The callers ask only where `hay[p]` is not ASCII.
 ///
 /// With four bytes at hand the bytes index the bit tables as they stand,
 /// without decoding the character: one mask and compare checks the form
 /// of the lead and continuation bytes together, and the bits of the
-/// overlong forms and of the surrogates are clear. Both tests are made
-/// without a branch; the caller's test of the length is the only one.
+/// overlong forms and of the surrogates are clear. The form and the bit
+/// are put together without a branch; the branches are on the four bytes
+/// at hand and on the length the first byte gives.
 #[inline(always)]
 pub(crate) fn word_len_at(hay: &[u8], p: usize) -> usize {
     let Some(&[b0, b1, b2, b3]) = hay.get(p..p.wrapping_add(4)) else {
@@ -188,7 +190,7 @@ pub(crate) fn word_len_at(hay: &[u8], p: usize) -> usize {
 /// [`word_len_at`] by decoding the character: near the end of `hay`.
 #[cold]
 #[inline(never)]
-pub(crate) fn word_len_decoded(hay: &[u8], p: usize) -> usize {
+fn word_len_decoded(hay: &[u8], p: usize) -> usize {
     match hay.get(p) {
         Some(&b) if b < 0xE0 => {
             2 * usize::from(decode_two_byte(hay, p).is_some_and(is_word_char_non_ascii))

@@ -1442,8 +1442,12 @@ impl<'h> Scanner<'h> {
                     // (`%E6%9D%B1`, an encoded character), or a `%` that
                     // starts none: the validator will judge the link.
                     b'%' => {
+                        // (Triplets that end by the maximum length: one
+                        // across it is left to the full reading, as
+                        // `path_run` stops there.)
+                        let within = &hay[..limit.min(hay.len())];
                         let mut q = p;
-                        while is_triplet(hay, q) {
+                        while is_triplet(within, q) {
                             q += 3;
                         }
                         bad_percent |= q == p;
@@ -2765,6 +2769,43 @@ mod tests {
             }
         }
         answered
+    }
+
+    /// A `%HH` triplet across the maximum length, at the end of the text:
+    /// the plain reading leaves the link to the full reading, which cuts
+    /// it at the maximum length (a bug of the first version of the
+    /// path's triplet check, which stepped over the whole triplet and
+    /// gave a link one or two bytes too long).
+    #[test]
+    fn a_triplet_across_the_maximum_length_is_not_stepped_over() {
+        for prefix in ["http://example.com/", "www.example.com/", "mailto:"] {
+            for tail in ["%41", "%41%42", "a%41", "%4", "%"] {
+                for back in 0..=4 {
+                    // The tail starts `back` bytes before the maximum
+                    // length, and the text ends with it.
+                    let start = 2;
+                    let pad = MIN_MAX_LEN - back - prefix.len();
+                    let text = format!("a {prefix}{}{tail}", "x".repeat(pad));
+                    plain_links_agree(&text, MIN_MAX_LEN);
+                    let found =
+                        crate::find::reference_scanner::fast(&text, true, true, MIN_MAX_LEN);
+                    let mut sc = Scanner::new(
+                        text.as_bytes(),
+                        Options {
+                            max_len: MIN_MAX_LEN,
+                            ..Options::default()
+                        },
+                    );
+                    let c = sc
+                        .next_candidate(&mut ScanState::default(), text.len())
+                        .expect("a candidate");
+                    assert_eq!(c.start, start, "{prefix}…{tail} {back}");
+                    assert!(c.end - c.start <= MIN_MAX_LEN, "{prefix}…{tail} {back}");
+                    assert_eq!(found.len(), 1, "{prefix}…{tail} {back}");
+                    assert_eq!((found[0].start, found[0].end), (c.start, c.end));
+                }
+            }
+        }
     }
 
     /// Hosts and e-mail domains whose faults (`..`, `-.`, `.-`, `_` in
