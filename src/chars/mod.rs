@@ -12,7 +12,9 @@
 //! - [`utf8`]: decoding one character forwards or backwards, and the length
 //!   of a sequence by its lead byte;
 //! - [`byte_search`]: finding one byte in a short or long slice;
-//! - [`byte_mask`]: where given bytes sit in a short slice, as bit masks.
+//! - [`byte_mask`]: where given bytes sit in a short slice, as bit masks;
+//! - `every_string` (tests only): every short string over an alphabet, for
+//!   exhaustive tests.
 
 pub(crate) mod ascii;
 pub(crate) mod byte_mask;
@@ -23,3 +25,5 @@ pub(crate) mod utf8;
 
 #[cfg(test)]
 mod agreement_tests;
+#[cfg(test)]
+pub(crate) mod every_string;

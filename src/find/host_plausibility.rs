@@ -623,6 +623,7 @@ pub(crate) fn is_dotless_non_ascii(host: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chars::every_string::for_every_string;
 
     fn dns(h: &str) -> bool {
         check_dns_host(h.as_bytes(), 0, h.len(), 1).is_ok()
@@ -637,22 +638,9 @@ mod tests {
     /// bytes that they pass whose labels are ASCII or at most 16 bytes.
     #[test]
     fn the_shortcut_passes_what_the_full_checks_pass() {
-        let alphabet = [b'a', b'.', b'-', b'_', b'1', b'[', b'%'];
-        let n = alphabet.len();
+        let alphabet = [b'a', b'.', b'-', b'_', b'1', b'[', b'%'].map(|b| [b]);
         let mut names: Vec<Vec<u8>> = Vec::new();
-        for len in 1..=6u32 {
-            for mut k in 0..n.pow(len) {
-                names.push(
-                    (0..len)
-                        .map(|_| {
-                            let c = alphabet[k % n];
-                            k /= n;
-                            c
-                        })
-                        .collect(),
-                );
-            }
-        }
+        for_every_string(&alphabet, 1..=6, |name| names.push(name.to_vec()));
         for base in ["a.b", "ex-ample.jp", "www.example.com", "a_b.c-d.e", "x.y"] {
             for len in (10..=19).chain(28..=37) {
                 let mut name: Vec<u8> = base.bytes().cycle().take(len).collect();
@@ -787,29 +775,19 @@ mod tests {
     fn masks_judge_every_short_host_as_the_label_loop_does() {
         let alphabet = ["a", ".", "-", "_", "é"];
         let mut judged = 0;
-        for len in 1..=7u32 {
-            for mut k in 0..5usize.pow(len) {
-                let host: String = (0..len)
-                    .map(|_| {
-                        let c = alphabet[k % 5];
-                        k /= 5;
-                        c
-                    })
-                    .collect();
-                let host = host.as_bytes();
-                for min_labels in 1..=3 {
-                    if let Some(fast) = short_host(host, 0, host.len(), min_labels) {
-                        judged += 1;
-                        assert_eq!(
-                            fast,
-                            labels_verdict(host, 0, host.len(), min_labels),
-                            "{:?}",
-                            String::from_utf8_lossy(host)
-                        );
-                    }
+        for_every_string(&alphabet, 1..=7, |host| {
+            for min_labels in 1..=3 {
+                if let Some(fast) = short_host(host, 0, host.len(), min_labels) {
+                    judged += 1;
+                    assert_eq!(
+                        fast,
+                        labels_verdict(host, 0, host.len(), min_labels),
+                        "{:?}",
+                        String::from_utf8_lossy(host)
+                    );
                 }
             }
-        }
+        });
         // Only bodies ending with a dot are left to the loop.
         assert!(judged > 3 * 5usize.pow(7) * 3 / 4, "{judged}");
         let long = [b'a'; 64];
@@ -1008,22 +986,8 @@ mod tests {
             "ก".as_bytes(),
             b"\xFF",
         ];
-        for (alphabet, most) in [
-            (bytes.map(|b| vec![b]).to_vec(), 4),
-            (chars.map(<[u8]>::to_vec).to_vec(), 5),
-        ] {
-            let mut hay = Vec::new();
-            for len in 0..=most {
-                for mut k in 0..alphabet.len().pow(len) {
-                    hay.clear();
-                    for _ in 0..len {
-                        hay.extend_from_slice(&alphabet[k % alphabet.len()]);
-                        k /= alphabet.len();
-                    }
-                    check(&hay);
-                }
-            }
-        }
+        for_every_string(&bytes.map(|b| [b]), 0..=4, check);
+        for_every_string(&chars, 0..=5, check);
     }
 
     /// Only a `,` ends a DNS host; the port is the validator's (a port

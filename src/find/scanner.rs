@@ -2540,6 +2540,7 @@ fn ip_literal_end(hay: &[u8], p: usize, limit: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chars::every_string::for_every_string;
     use crate::chars::utf8::decode_three_byte;
     use crate::find::found_iri::candidate_is_valid;
     use crate::iri::parse::{Rule, Syntax, parse_packed};
@@ -2569,24 +2570,17 @@ mod tests {
             _ => Context::Plain,
         };
         let check = |alphabet: &[u8], most: u32| {
-            let mut hay = Vec::new();
-            for len in 0..=most {
-                for mut k in 0..alphabet.len().pow(len) {
-                    hay.clear();
-                    for _ in 0..len {
-                        hay.push(alphabet[k % alphabet.len()]);
-                        k /= alphabet.len();
-                    }
-                    let scanner = Scanner::new(&hay, Options::default());
-                    for start in 0..=hay.len() {
-                        assert_eq!(
-                            scanner.context(start),
-                            decoded(&hay, start),
-                            "{hay:x?} {start}"
-                        );
-                    }
+            let alphabet: Vec<[u8; 1]> = alphabet.iter().map(|&b| [b]).collect();
+            for_every_string(&alphabet, 0..=most, |hay| {
+                let scanner = Scanner::new(hay, Options::default());
+                for start in 0..=hay.len() {
+                    assert_eq!(
+                        scanner.context(start),
+                        decoded(hay, start),
+                        "{hay:x?} {start}"
+                    );
                 }
-            }
+            });
         };
         check(
             &[
