@@ -508,6 +508,21 @@ pub(crate) static RUN_BYTE: [bool; 256] = {
     t
 };
 
+/// The bytes at which [`Scanner::dead_dns_authority`] gives up, its run of
+/// authority bytes ended: non-ASCII, `:` (a password may follow), `@`
+/// (userinfo) and white space (`<…>` may wrap over lines). One lookup
+/// instead of four tests, at every trigger of `http://-a/…`.
+static AUTH_UNSURE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = b >= 0x80 || b == b':' || b == b'@' || ASCII[i] & ascii::SPACE != 0;
+        i += 1;
+    }
+    t
+};
+
 /// Where the scheme before the `:` at `c` starts when it is certainly
 /// `http` or `https` (in any case), as [`scheme_start`] and
 /// [`is_dns_scheme`] would find: the name starts at `floor` or right after
@@ -519,13 +534,14 @@ pub(crate) static RUN_BYTE: [bool; 256] = {
 /// lookup of the scheme.
 #[inline]
 fn http_scheme_before(hay: &[u8], c: usize, floor: usize) -> Option<usize> {
-    let last4 = c.checked_sub(4).filter(|&s| s >= floor)?;
+    if c < floor.saturating_add(4) {
+        return None;
+    }
+    let last4 = c - 4;
     // The four bytes before the `:`, lower-cased (`| 0x20` maps only
     // capital letters to letters), read with one bounds check.
-    let four = hay
-        .get(last4..c)
-        .and_then(|w| <&[u8; 4]>::try_from(w).ok())?;
-    let word = u32::from_le_bytes(*four) | 0x2020_2020;
+    let four: [u8; 4] = hay.get(last4..c)?.try_into().ok()?;
+    let word = u32::from_le_bytes(four) | 0x2020_2020;
     let start = if word == u32::from_le_bytes(*b"http") {
         last4
     } else if word == u32::from_le_bytes(*b"ttps") && last4 > floor && hay[last4 - 1] | 0x20 == b'h'
@@ -535,10 +551,13 @@ fn http_scheme_before(hay: &[u8], c: usize, floor: usize) -> Option<usize> {
         return None;
     };
     // `scheme_start` looks at the byte before its run even at `floor`: a
-    // `_` there may glue the scheme to an identifier (`a_http://`).
-    ((start == floor || DENSE[hay[start - 1] as usize] & DENSE_SCHEME == 0)
-        && (start == 0 || hay[start - 1] != b'_'))
-        .then_some(start)
+    // `_` there may glue the scheme to an identifier (`a_http://`). (One
+    // read of that byte: this runs at every trigger of `http://-a/…`.)
+    if start == floor {
+        return (start == 0 || hay[start - 1] != b'_').then_some(start);
+    }
+    let before = hay[start - 1];
+    (DENSE[before as usize] & DENSE_SCHEME == 0 && before != b'_').then_some(start)
 }
 
 /// The scheme before the `:` at `c` (not before `floor`): where it starts
@@ -884,8 +903,12 @@ impl<'h> Scanner<'h> {
             // SSE2: 18% more time on `http://-a/…`), then
             // `find_colon_or_at`.
             let near = to.min(resume + 8);
+            // (One bounds check for the window, none a byte.)
+            let window = &hay[..near];
             let mut p = resume;
-            while p < near && DENSE[hay[p] as usize] & mask == 0 {
+            while let Some(&b) = window.get(p)
+                && DENSE[b as usize] & mask == 0
+            {
                 p += 1;
             }
             t = if p < near {
@@ -1077,7 +1100,7 @@ impl<'h> Scanner<'h> {
             // The end of the input ends the candidate.
             None => Some(q),
             _ if q == lim => None,
-            Some(&b) if b >= 0x80 || matches!(b, b':' | b'@') || ascii_is(b, ascii::SPACE) => None,
+            Some(&b) if AUTH_UNSURE[b as usize] => None,
             // `/ ? #` end the authority; any other ASCII character ends
             // the candidate.
             Some(_) => Some(q),
