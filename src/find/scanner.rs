@@ -2403,10 +2403,11 @@ fn run_over(hay: &[u8], mut p: usize, stop: usize, plain: impl Fn(u8) -> bool) -
                 return p;
             }
             p += 1;
-            p += hay[p..]
-                .iter()
-                .position(|&b| !plain(b))
-                .unwrap_or(hay.len() - p);
+            while let Some(&b) = hay.get(p)
+                && plain(b)
+            {
+                p += 1;
+            }
         } else {
             match word_len_at(hay, p) {
                 0 => return p,
