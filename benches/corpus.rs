@@ -231,6 +231,9 @@ pub const ADVERSARIAL: &[(&str, &str)] = &[
     ("scheme-run", "a+b-c.d"),
     ("at-signs", "a@"),
     ("colons", "x:"),
+    ("w-dots", "w."),
+    ("www-runs", "www."),
+    ("open-brackets", "http://["),
 ];
 
 pub fn adversarial(unit: &str, bytes: usize) -> String {
