@@ -835,11 +835,16 @@ mod tests {
         ">",
         "<http://-a",
         // Triggers the scanner rejects before reading on (`chain_www`,
-        // `cut_in_authority_fails`), and near misses.
+        // `cut_in_authority_fails`, `dead_open_ip_literal`), and near misses.
         "w.",
         "W.",
         "wW.",
         "http://[",
+        "http://[a@b.c/]",
+        "http://[a%b]/",
+        "http://[a#",
+        "ws://[/",
+        "http://[::1]/",
         "http://a@[",
         "x://a@[",
         "www.a[",
