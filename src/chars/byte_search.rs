@@ -78,6 +78,13 @@ impl EitherByte {
     }
 }
 
+/// The bytes of `block` equal to `a` or `b`, as bits (bit `i` for byte
+/// `i`), without a searcher: what [`EitherByte::mask_of_64`] answers.
+#[inline]
+pub(crate) fn either_mask_of_64(block: &[u8; 64], a: u8, b: u8) -> u64 {
+    mask_of_64(block, (a, b))
+}
+
 /// The bytes of `block` equal to `a` or `b`, as bits: on x86-64 four SSE2
 /// loads of sixteen, each compared with both bytes, and their `movemask`s
 /// put together; elsewhere a byte loop.

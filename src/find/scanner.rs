@@ -62,7 +62,7 @@ use std::sync::LazyLock;
 
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_mask::ByteMasks;
-use crate::chars::byte_search::{EitherByte, find_byte, rfind_byte};
+use crate::chars::byte_search::{EitherByte, either_mask_of_64, find_byte, rfind_byte};
 use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
 use crate::find::host_plausibility::{
     MAX_HOST_LEN, check_dns_host, check_dns_host_masked, glued_prose_at, is_dotless_non_ascii,
@@ -1269,14 +1269,16 @@ impl<'h> Scanner<'h> {
 
     /// The first `www.` trigger from `t` on (before `end`) that a glance
     /// ([`www_start`](Scanner::www_start)) does not reject, with where its
-    /// candidate starts, or the last one rejected. Where `www.` triggers
-    /// come every few bytes (`w.w.w.…`, `www.www.…`), most are rejected at
-    /// a glance and the next one is within a few bytes: it is looked for in
-    /// the next eight, and rejected triggers are chained here, without the
-    /// scan's bookkeeping and a pair search for each (which took those
-    /// inputs about 180 instructions a trigger, 5–8% of the speed of
-    /// prose). Out of line: inlined in the scan, its loop kept reloading
-    /// what the scan's other paths hold in registers.
+    /// candidate starts, or a position up to which every trigger was
+    /// rejected. Where `www.` triggers come every few bytes (`w.w.w.…`,
+    /// `www.www.…`), most are rejected at a glance and the next one is
+    /// within a few bytes: the next `www.` is looked for in the next 64
+    /// bytes at once (a `w.` without `ww` before it is passed over there),
+    /// and rejected triggers are chained here, without the scan's
+    /// bookkeeping and a pair search for each (which took those inputs
+    /// about 180 instructions a trigger, 5–8% of the speed of prose). Out
+    /// of line: inlined in the scan, its loop kept reloading what the
+    /// scan's other paths hold in registers.
     #[inline(never)]
     fn chain_www(
         &self,
@@ -1285,20 +1287,61 @@ impl<'h> Scanner<'h> {
         state: &mut ScanState,
     ) -> Result<(usize, usize), usize> {
         let hay = self.hay;
+        if let Some(start) = self.www_start(t, state) {
+            return Ok((t, start));
+        }
         let mut work = 0;
-        let found = loop {
-            if let Some(start) = self.www_start(t, state) {
-                break Ok((t, start));
+        // Blocks of 64 bytes, each from three bytes before the first `.`
+        // it looks at: bit `k` of `www` is a `.` at `base + k` after three
+        // `w` in any case (`k` ≥ 3), the only triggers `www_start` may
+        // take. A few blocks, then the scan's pair search takes over.
+        let mut base = t.saturating_sub(2);
+        let found = 'chain: {
+            for round in 0.. {
+                if round == 4 {
+                    break 'chain Err(t);
+                }
+                let Some(block) = hay.get(base..base + 64) else {
+                    break;
+                };
+                let block: &[u8; 64] = block.try_into().expect("64 bytes");
+                let w = either_mask_of_64(block, b'w', b'W');
+                let mut www = either_mask_of_64(block, b'.', b'.') & (w << 1) & (w << 2) & (w << 3);
+                // The triggers up to `t` are passed.
+                www &= !((2u64 << (t - base)) - 1);
+                work += 64;
+                while www != 0 {
+                    let next = base + www.trailing_zeros() as usize;
+                    if next >= end {
+                        break 'chain Err(end - 1);
+                    }
+                    if let Some(start) = self.www_start(next, state) {
+                        break 'chain Ok((next, start));
+                    }
+                    www &= www - 1;
+                }
+                // Every trigger up to the block's last byte was rejected.
+                if base + 64 >= end {
+                    break 'chain Err(end - 1);
+                }
+                t = base + 63;
+                base += 61;
             }
-            // The next `w.` within eight bytes (its `.` before `end`).
-            let window = &hay[t..end.min(t + 9).max(t)];
-            let next = window
-                .windows(2)
-                .position(|w| w[1] == b'.' && w[0] | 0x20 == b'w');
-            work += window.len() as u64;
-            match next {
-                Some(i) => t += i + 1,
-                None => break Err(t),
+            // Near the end of the haystack: the next `w.` within eight
+            // bytes (its `.` before `end`).
+            loop {
+                let window = &hay[t..end.min(t + 9).max(t)];
+                let next = window
+                    .windows(2)
+                    .position(|w| w[1] == b'.' && w[0] | 0x20 == b'w');
+                work += window.len() as u64;
+                match next {
+                    Some(i) => t += i + 1,
+                    None => break 'chain Err(t),
+                }
+                if let Some(start) = self.www_start(t, state) {
+                    break 'chain Ok((t, start));
+                }
             }
         };
         state.work += work;
