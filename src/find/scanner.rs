@@ -39,13 +39,25 @@
 //! scan that produces a candidate consumes what it read. The scans that can
 //! fail after reading far are the host checks; for `://` candidates the
 //! authority ends at the next `/`, so two of them never read the same bytes
-//! twice, and for `www.` candidates we remember how far a failed host check
-//! already looked (`www_dead_until`), so that `www.ąwww.ąwww.…` with a bad
-//! last label costs one scan, not one per `www` (robinst/linkify#115 is the
-//! cautionary tale). The plain reading reads nothing the full reading would
-//! not (it goes on only over characters the full reading goes on over too,
-//! and stops at a host that fails, before the path), so a candidate costs at
-//! most twice what it did. The `work` counter lets tests prove it.
+//! twice (where a `[` or `{` left open in the authority could still cut the
+//! candidate before its failed host, the path is read only when that cut
+//! candidate would pass: `cut_in_authority_fails`), and for `www.`
+//! candidates we remember how far a failed host check already looked
+//! (`www_dead_until`), so that `www.ąwww.ąwww.…` with a bad last label
+//! costs one scan, not one per `www` (robinst/linkify#115 is the cautionary
+//! tale). That memo does not hold where the host holds a character a later
+//! reading could read otherwise (a bracket, a quote, `:`): a run of such
+//! `www.` hosts without white space (`www.a[www.a[…`) costs the maximum
+//! length a trigger, linear only through that bound. The plain reading
+//! reads nothing the full reading would not (it goes on only over
+//! characters the full reading goes on over too, and stops at a host that
+//! fails, before the path), so a candidate costs at most twice what it
+//! did. The `work` counter lets tests prove it.
+//!
+//! Triggers that come every few bytes and are rejected at a glance are
+//! chained without the scan's bookkeeping: `:` and `@` in `skip_rejected`
+//! (`x:x:…`, `a@a@…`, a DNS authority dead from its first byte), `www.`
+//! in `chain_www` (`w.w.w.…`).
 //!
 //! # Resumable
 //!
