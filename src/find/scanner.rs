@@ -548,42 +548,49 @@ static WWW_GLUED: [bool; 256] = {
     t
 };
 
-/// What [`Scanner::dead_open_ip_literal`] makes of a byte of an authority
-/// after its `[`.
-#[derive(Clone, Copy)]
-enum OpenAuthority {
-    /// ASCII letters, digits, `- . _ ~`, `%` and the sub-delimiters but
-    /// `'`, `(` and `)`.
-    Plain,
-    Colon,
-    /// `/` or `#`: the authority ends.
-    End,
-    /// Anything else: the full reading decides.
-    Other,
-}
-
-static OPEN_AUTHORITY: [OpenAuthority; 256] = {
-    let mut t = [OpenAuthority::Other; 256];
+/// The bytes [`Scanner::dead_open_ip_literal`] steps over in an authority
+/// after its `[`: ASCII letters, digits, `- . _ ~`, `%` and the
+/// sub-delimiters but `'`, `(` and `)`.
+static OPEN_AUTHORITY_PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
     let mut i = 0;
     while i < 128 {
         let b = i as u8;
-        t[i] = if b == b':' {
-            OpenAuthority::Colon
-        } else if b == b'/' || b == b'#' {
-            OpenAuthority::End
-        } else if ASCII[i] & (ascii::UNRESERVED | ascii::SUB_DELIM | ascii::PERCENT) != 0
+        t[i] = ASCII[i] & (ascii::UNRESERVED | ascii::SUB_DELIM | ascii::PERCENT) != 0
             && b != b'\''
             && b != b'('
-            && b != b')'
-        {
-            OpenAuthority::Plain
-        } else {
-            OpenAuthority::Other
-        };
+            && b != b')';
         i += 1;
     }
     t
 };
+
+/// [`Scanner::dead_open_ip_literal`] past its first byte (a `[` at
+/// `body`): the plain bytes in a tight loop, `:` noted, `/` or `#` the
+/// end, anything else (a `]` among them) gives up. (A `match` on a class
+/// of each byte compiled to a jump through a table a byte.)
+#[inline(always)]
+fn open_authority_rejected(hay: &[u8], body: usize) -> Option<usize> {
+    let lim = hay.len().min(body + 256);
+    let mut colon = None;
+    let mut q = body + 1;
+    loop {
+        while q < lim && OPEN_AUTHORITY_PLAIN[hay[q] as usize] {
+            q += 1;
+        }
+        if q >= lim {
+            return None;
+        }
+        match hay[q] {
+            b':' => {
+                colon.get_or_insert(q);
+                q += 1;
+            }
+            b'/' | b'#' => return Some(colon.unwrap_or(q)),
+            _ => return None,
+        }
+    }
+}
 
 /// Where the scheme before the `:` at `c` starts when it is certainly
 /// `http` or `https` (in any case), as [`scheme_start`] and
@@ -1207,21 +1214,7 @@ impl<'h> Scanner<'h> {
         if hay.get(body) != Some(&b'[') {
             return None;
         }
-        // A `]` gives up as any byte out of the class does: where it
-        // closes an IP-literal (`http://[::1]/`) and where it does not.
-        let lim = hay.len().min(body + 256);
-        let mut colon = None;
-        for (q, &b) in (body + 1..).zip(&hay[body + 1..lim]) {
-            match OPEN_AUTHORITY[b as usize] {
-                OpenAuthority::Plain => {}
-                OpenAuthority::Colon => {
-                    colon.get_or_insert(q);
-                }
-                OpenAuthority::End => return Some(colon.unwrap_or(q)),
-                OpenAuthority::Other => return None,
-            }
-        }
-        None
+        open_authority_rejected(hay, body)
     }
 
     /// For `skip_rejected`, at the `:` at `t` before `//[`: where the
@@ -1234,7 +1227,7 @@ impl<'h> Scanner<'h> {
     fn dead_open_ip_literal_after(&self, t: usize, floor: usize) -> Option<usize> {
         match scheme_before(self.hay, t, floor, true).0 {
             None => Some(t + 1),
-            Some((_, true)) => self.dead_open_ip_literal(t + 3),
+            Some((_, true)) => open_authority_rejected(self.hay, t + 3),
             Some((_, false)) => None,
         }
     }
