@@ -819,6 +819,11 @@ mod tests {
         "ftp://-",
         "http://-a@b.com/",
         "http://-a:1@b.c/",
+        "http://-a:1/",
+        "ftp://-",
+        "?[",
+        "'?[",
+        ",'",
         "www.",
         "www.ąwww.",
         "ąwww.-a.",
@@ -993,6 +998,33 @@ mod tests {
             naive_scan(t, www, email, max_len),
             "{t:?}"
         );
+    }
+
+    /// Two disagreements a review found (its throwaway property tests):
+    /// after `?` a `[` that nothing closes cuts the candidate, and
+    /// trimming goes on into the authority (`host_is_final` said final);
+    /// an authority cut at a `,` trims its quotes by the count before the
+    /// cut. And authorities dead from their first byte with a port or a
+    /// password after it (`dead_dns_authority` reads on past the `:`).
+    #[test]
+    fn agree_after_cuts_that_trimming_goes_on_from() {
+        for t in [
+            "see http://a.com-?[x now",
+            "http://wcom'?[%",
+            "http://a.com?{x",
+            "http://a.com?[1]",
+            "http://1','",
+            "http://a.b,'c' x",
+            "'http://a.b,c'",
+            "ftp://-ftp://-ftp://-ftp://-",
+            "http://-a:1/ http://-a:b@c.com/ http://-a:b:c/ http://-a: x",
+            "http://-a:\nhttp://-a:é http://-a:1",
+        ] {
+            for max_len in [512, 8192] {
+                assert_agree(t, true, true, max_len);
+                assert_agree(t, false, false, max_len);
+            }
+        }
     }
 
     /// Candidates inside a run of candidate characters whose unclosed
