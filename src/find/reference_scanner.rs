@@ -857,6 +857,9 @@ mod tests {
         "www.a.b[",
         "www.a.b.c[1] ",
         "www.a'[",
+        "www.a.b[a@",
+        "a@www.a[",
+        "www.a.b[ ",
         "[1]",
         // Runs of unclosed brackets (the scanner's `BracketRun`).
         "{",
@@ -1046,9 +1049,24 @@ mod tests {
             "foo://a{foo://b{foo://c{ x",
             "http://a/{‘http://b/{’x}]{ x",
             "http://a/{{http://b/}[http://c/]}{ x",
+            // `www.` hosts in such runs (`BracketRun::www_cut_for`): an
+            // `@` after the bracket (the host ends there, no link), `/`,
+            // `?` and `,` after it or before it, quotes, closers, and a
+            // host of another script (no shortcut).
+            "www.a[www.a[www.a[ x",
+            "www.a.b[www.a.b[ x",
+            "httpwww.a.b[a@http://www.a.b[a@http:// x",
+            "www.a.b[x@www.a.b[ x",
+            "www.a.b[www.a.b/[www.a.b?[ x",
+            "www.a.b,[www.a,b[ x",
+            "'www.a.b['www.a.b[' x",
+            "www.a.b[x]www.a.b{x}[ x",
+            "www.ą.b[www.ą.b[ x",
+            "www.a.b(www.a.b[ x",
         ] {
             for max_len in [512, 8192] {
                 assert_agree(t, true, true, max_len);
+                assert_agree(t, true, false, max_len);
                 let run = t.repeat(40);
                 assert_agree(&run, true, true, max_len);
             }

@@ -1821,8 +1821,44 @@ impl<'h> Scanner<'h> {
         let mut auth_end = None;
         // The authority end whose host already passed the host checks.
         let mut checked = None;
+        let mut known_cut = None;
+        let mut read_to_end = false;
         if authority {
-            (end, stop) = self.forward(body, &mut fw, ctx, true, kind == Kind::Www, limit, state);
+            // A `www.` host inside a run whose unclosed brackets are known
+            // (`www.a[www.a[…`) is read only up to the first of them after
+            // `body`, where it is cut, as a path is (see `BracketRun`): a
+            // `www.` candidate has no user, and up to that bracket the
+            // host is ASCII, so no prose glued to a label cuts it before
+            // (a `,` still may: that cut then comes first, as in the full
+            // reading).
+            let www_bound = match (kind, ctx) {
+                (Kind::Www, Context::Plain | Context::Quote(_)) => run
+                    .www_cut_for(body)
+                    .filter(|&o| o < limit && hay[body..o].is_ascii()),
+                _ => None,
+            };
+            (end, stop) = self.forward(
+                body,
+                &mut fw,
+                ctx,
+                true,
+                kind == Kind::Www,
+                www_bound.unwrap_or(limit),
+                state,
+            );
+            if let Some(o) = www_bound
+                && stop == Stop::Limit
+            {
+                debug_assert_eq!(end, o);
+                stop = Stop::End;
+                known_cut = Some(o);
+            }
+            // A `www.` host read to the end of its run (not to a `@`, nor
+            // cut below): its unclosed brackets are recorded as a path's.
+            read_to_end = kind == Kind::Www
+                && www_bound.is_none()
+                && stop == Stop::End
+                && matches!(ctx, Context::Plain | Context::Angle);
             if stop != Stop::Delimiter && unclosed(&fw, stop, end) {
                 return Err(Wrap::Unclosed);
             }
@@ -1838,6 +1874,8 @@ impl<'h> Scanner<'h> {
             {
                 end = cut;
                 stop = Stop::End;
+                known_cut = None;
+                read_to_end = false;
                 // Trimming counts the quotes before the cut only
                 // (`http://1','`: `http://1`).
                 fw.quotes = memchr::memchr_iter(b'\'', &hay[body..end]).count();
@@ -1863,8 +1901,6 @@ impl<'h> Scanner<'h> {
         // The path (or the whole candidate without an authority). Inside a
         // run whose unclosed brackets are known, it is read only up to the
         // first of them after `body`, where it is cut (see `BracketRun`).
-        let mut known_cut = None;
-        let mut read_to_end = false;
         if stop == Stop::Delimiter {
             let bound = match ctx {
                 Context::Angle => None,
@@ -2758,13 +2794,32 @@ struct BracketRun {
     unclosed: Vec<usize>,
     /// The same for the last candidate read, before it is kept.
     scratch: Vec<usize>,
+    /// The last `@` of `hay[from..end]`, if any: a `www.` host ends at an
+    /// `@` (and is no link: an address follows), which a path reads on
+    /// over, so a `www.` candidate may take a cut only before it
+    /// ([`www_cut_for`](BracketRun::www_cut_for)).
+    last_at: Option<usize>,
 }
 
 impl BracketRun {
     /// The same run known, whatever the scratch space holds.
     #[cfg(debug_assertions)]
     fn same_run(&self, other: &BracketRun) -> bool {
-        (self.from, self.end, &self.unclosed) == (other.from, other.end, &other.unclosed)
+        (self.from, self.end, &self.unclosed, self.last_at)
+            == (other.from, other.end, &other.unclosed, other.last_at)
+    }
+
+    /// [`cut_for`](BracketRun::cut_for) the host of a `www.` candidate at
+    /// `body` (its authority, read as a path is but that it also ends at
+    /// `/ ? #` and at `@`): the first unclosed bracket from `body` on, if
+    /// no `@` of the run comes at or after it. (An `@` before it ends the
+    /// reading before it, as it ends the full reading; `/ ? #` after it
+    /// end the authority there, and the candidate is still cut at the
+    /// bracket: the host checked at that delimiter either passes or is
+    /// not final, `cut_in_authority_fails` finding the same cut.)
+    fn www_cut_for(&self, body: usize) -> Option<usize> {
+        self.cut_for(body, body)
+            .filter(|&o| self.last_at.is_none_or(|a| a < o))
     }
 
     /// Where the candidate whose body starts at `body` and whose path
@@ -2787,6 +2842,7 @@ impl BracketRun {
             std::mem::swap(&mut self.scratch, &mut self.unclosed);
             self.from = from;
             self.end = to;
+            self.last_at = memchr::memrchr(b'@', &hay[from..to]).map(|i| from + i);
         }
         first
     }
@@ -3736,6 +3792,10 @@ mod tests {
         ("http://a/{ runs", "http://a/{", 200),
         ("http://a/[ runs", "http://a/[", 200),
         ("http://a/{x}{ runs", "http://a/{x}{", 150),
+        // The same for `www.` hosts (`BracketRun::www_cut_for`): rejected
+        // when cut, and links when cut.
+        ("www.a[ runs", "www.a[", 300),
+        ("www.a.b[ runs", "www.a.b[", 250),
     ];
 
     #[test]
