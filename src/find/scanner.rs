@@ -228,6 +228,9 @@ enum Stop {
     End,
     /// At the maximum length.
     Limit,
+    /// At a byte of the host of a `www.` candidate that is rejected
+    /// whatever follows ([`Scanner::www_prefix_final`]).
+    Rejected,
 }
 
 /// What a candidate is being read as.
@@ -1847,6 +1850,9 @@ impl<'h> Scanner<'h> {
                 www_bound.unwrap_or(limit),
                 state,
             );
+            if stop == Stop::Rejected {
+                return Err(Wrap::Rejected);
+            }
             if let Some(o) = www_bound
                 && stop == Stop::Limit
             {
@@ -2003,6 +2009,31 @@ impl<'h> Scanner<'h> {
         let end = self.trim(body, o, fw, Some(a));
         fw.quotes = quotes;
         end <= body || !self.host_ok(spec, fw, end.min(a), false, &mut state.clone())
+    }
+
+    /// For the host of a `www.` candidate from `from` (not in `<…>`) whose
+    /// first byte that no DNS name holds is `b` at `p`: whether the
+    /// candidate is rejected whatever follows, so that the rest of the
+    /// run need not be read (`www.a:www.a:…`, `www.a(www.a(…` read each
+    /// candidate to the end of its run: a `:` or `(` keeps the memo of
+    /// failed hosts from applying). It is when `b` is a `:` (the host
+    /// ends there) or a character that fails any host holding it (`! $ &
+    /// ( ) * + ; = ~`: not `,`, which cuts the host, nor a quote, nor a
+    /// LEIRI character, which the host checks let through), and the
+    /// bytes before it hold fewer than two dots: a host that ends at or
+    /// before `p` (cut, trimmed, or at the port) has at most two labels,
+    /// and a `www.` host needs three; one that goes on past `p` holds
+    /// `b`. (Prose glued to a label, a `,` or a bracket may cut the host
+    /// anywhere: at or before `p`, the first case; after it, the second.)
+    fn www_prefix_final(&self, from: usize, p: usize, b: u8, ctx: Context) -> bool {
+        ctx != Context::Angle
+            && matches!(
+                b,
+                b':' | b'!' | b'$' | b'&' | b'(' | b')' | b'*' | b'+' | b';' | b'=' | b'~'
+            )
+            && memchr::memchr_iter(b'.', &self.hay[from..p])
+                .nth(1)
+                .is_none()
     }
 
     /// Host checks on the authority of `spec` ending at `end`: no dotless
@@ -2230,12 +2261,18 @@ impl<'h> Scanner<'h> {
                 let d = DENSE[b as usize];
                 if d & DENSE_PLAIN != 0 {
                     if d & DENSE_HOST == 0 {
+                        if www && fw.non_dns > p && self.www_prefix_final(from, p, b, ctx) {
+                            break Stop::Rejected;
+                        }
                         fw.non_dns = fw.non_dns.min(p);
                     }
                     // The rest of a run of such bytes that a host may
                     // hold, in a tight loop (hosts may be kilobytes long).
                     p = plain_run(hay, p + 1, limit.min(hay.len()));
                     continue;
+                }
+                if www && fw.non_dns > p && self.www_prefix_final(from, p, b, ctx) {
+                    break Stop::Rejected;
                 }
                 fw.non_dns = fw.non_dns.min(p);
                 let f = ASCII[b as usize];
@@ -3797,6 +3834,10 @@ mod tests {
         // when cut, and links when cut.
         ("www.a[ runs", "www.a[", 300),
         ("www.a.b[ runs", "www.a.b[", 250),
+        // `www.` hosts that fail at their port or at a character no host
+        // holds (`www_prefix_final`).
+        ("www.a: runs", "www.a:", 300),
+        ("www.a( runs", "www.a(", 300),
     ];
 
     #[test]
