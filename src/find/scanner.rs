@@ -46,11 +46,13 @@
 //! (`www_dead_until`), so that `www.ąwww.ąwww.…` with a bad last label
 //! costs one scan, not one per `www` (robinst/linkify#115 is the cautionary
 //! tale). That memo does not hold where the host holds a character a later
-//! reading could read otherwise (a bracket, a quote, `:`): in a run of such
-//! failing `www.` hosts without white space (`www.a:www.a:…`) each trigger
-//! costs the run's length, up to the maximum length, linear only through
-//! that bound. (Runs of unclosed brackets shorter than the maximum length
-//! are read once: `BracketRun`, for paths and `www.` hosts alike.) The plain reading
+//! reading could read otherwise (a bracket, a quote): in a run of such
+//! failing `www.` hosts without white space as long as the maximum length
+//! (`www.a[www.a[…`) each trigger costs that length, linear only through
+//! that bound. (Shorter runs of unclosed brackets are read once:
+//! `BracketRun`, for paths and `www.` hosts alike; a `www.` host with too
+//! few dots before its port or a character no host holds is rejected
+//! there: `www_prefix_final`.) The plain reading
 //! reads nothing the full reading would not (it goes on only over
 //! characters the full reading goes on over too, and stops at a host that
 //! fails, before the path), so a candidate costs at most twice what it
