@@ -1030,12 +1030,21 @@ mod tests {
             "ftp://-ftp://-ftp://-ftp://-",
             "http://-a:1/ http://-a:b@c.com/ http://-a:b:c/ http://-a: x",
             "http://-a:\nhttp://-a:é http://-a:1",
+            // The `www.` memo, from a host the candidate does not end
+            // with: cut at a bracket left open and trimmed after the
+            // delimiter, or cut at the maximum length and untrimmed.
+            "www.a.b!www.a.b.c!:[/",
+            "www.!www.a.b!:[/",
         ] {
             for max_len in [512, 8192] {
                 assert_agree(t, true, true, max_len);
                 assert_agree(t, false, false, max_len);
             }
         }
+        // The first candidate cut at 512 bytes right after the `!`.
+        let t = format!("www.{}ąwww.b.c!]", "a.".repeat(249));
+        assert_agree(&t, true, true, 512);
+        assert_agree(&t, true, false, 512);
     }
 
     /// Candidates inside a run of candidate characters whose unclosed

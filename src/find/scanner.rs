@@ -1891,10 +1891,20 @@ impl<'h> Scanner<'h> {
             }
             auth_end = Some(end);
             if stop == Stop::Delimiter && !fw.wrapped {
-                if self.host_ok(spec, &fw, end, false, state) {
+                // With a `[` or `{` open, the host checked here may not be
+                // the candidate's (it may be cut at that bracket and
+                // trimmed): its checks then leave no memo (on a copy of
+                // the state), as `cut_in_authority_fails` leaves none; the
+                // host the candidate ends with is checked on the state.
+                let open = fw.stack.iter().any(|&o| o == '[' || o == '{');
+                let passed = if open {
+                    self.host_ok(spec, &fw, end, false, &mut state.clone())
+                } else {
+                    self.host_ok(spec, &fw, end, false, state)
+                };
+                if passed {
                     checked = Some(end);
-                } else if (!fw.stack.iter().any(|&o| o == '[' || o == '{')
-                    || self.cut_in_authority_fails(spec, &mut fw, end, state))
+                } else if (!open || self.cut_in_authority_fails(spec, &mut fw, end, state))
                     && self.host_is_final(end, &fw, ctx, limit, state)
                 {
                     // (An unclosed `[` or `{` in the authority may yet end
@@ -2079,8 +2089,17 @@ impl<'h> Scanner<'h> {
         let suspect = base.is_none() || fw.non_dns < h1;
         if suspect && let Some(x) = last_non_dns_char(&host[c0..c1]) {
             // Every later `www.` whose host starts at or before `x` holds
-            // it too.
-            if base.is_some() {
+            // it too. (A host cut at the maximum length was not trimmed,
+            // and a later candidate, which reads on past that cut, may end
+            // right there and be trimmed back past `x`: unless an ASCII
+            // letter, which nothing trims and which ends no candidate,
+            // follows `x` in the host or is the byte at the cut.)
+            if base.is_some()
+                && (!truncated
+                    || hay[h0 + x + 1..hay.len().min(h1 + 1)]
+                        .iter()
+                        .any(u8::is_ascii_alphabetic))
+            {
                 self.www_failed(spec, fw, h1, Some(h0 + x), state);
             }
             return false;
