@@ -461,6 +461,17 @@ pub(crate) static DENSE: [u8; 256] = {
     t
 };
 
+// Every byte a DNS host holds is one the forward scan steps over
+// (`forward` notes the first byte no host holds before it asks whether
+// the byte is plain): checked when the crate is compiled.
+const _: () = {
+    let mut i = 0;
+    while i < 256 {
+        assert!(DENSE[i] & DENSE_HOST == 0 || DENSE[i] & DENSE_PLAIN != 0);
+        i += 1;
+    }
+};
+
 /// Where the scheme ending at the colon `hay[c]` starts (docs/rules.md §1.1):
 /// in the run of scheme characters before the colon (not before `floor`,
 /// at most [`MAX_RUN`]), the longest part that starts with a letter, not
@@ -1246,11 +1257,8 @@ impl<'h> Scanner<'h> {
     #[cold]
     #[inline(never)]
     fn dead_open_ip_literal(&self, body: usize) -> Option<usize> {
-        let hay = self.hay;
-        if hay.get(body) != Some(&b'[') {
-            return None;
-        }
-        open_authority_rejected(hay, body)
+        debug_assert_eq!(self.hay.get(body), Some(&b'['));
+        open_authority_rejected(self.hay, body)
     }
 
     /// For `skip_rejected`, at the `:` at `t` before `//[`: where the
@@ -2023,6 +2031,25 @@ impl<'h> Scanner<'h> {
         end <= body || !self.host_ok(spec, fw, end.min(a), false, &mut state.clone())
     }
 
+    /// Notes the byte at `p`, which no DNS host holds, in `fw.non_dns`;
+    /// true where it is the first of the host of a `www.` candidate from
+    /// `from` and rejects it ([`www_prefix_final`](Scanner::www_prefix_final)).
+    #[inline(always)]
+    fn non_dns_at(
+        &self,
+        fw: &mut Forward<'_>,
+        from: usize,
+        p: usize,
+        www: bool,
+        ctx: Context,
+    ) -> bool {
+        if www && fw.non_dns > p && self.www_prefix_final(from, p, self.hay[p], ctx) {
+            return true;
+        }
+        fw.non_dns = fw.non_dns.min(p);
+        false
+    }
+
     /// For the host of a `www.` candidate from `from` (not in `<…>`) whose
     /// first byte that no DNS name holds is `b` at `p`: whether the
     /// candidate is rejected whatever follows, so that the rest of the
@@ -2281,21 +2308,19 @@ impl<'h> Scanner<'h> {
                 // but whether a host may hold them.
                 let d = DENSE[b as usize];
                 if d & DENSE_PLAIN != 0 {
-                    if d & DENSE_HOST == 0 {
-                        if www && fw.non_dns > p && self.www_prefix_final(from, p, b, ctx) {
-                            break Stop::Rejected;
-                        }
-                        fw.non_dns = fw.non_dns.min(p);
+                    if d & DENSE_HOST == 0 && self.non_dns_at(fw, from, p, www, ctx) {
+                        break Stop::Rejected;
                     }
                     // The rest of a run of such bytes that a host may
                     // hold, in a tight loop (hosts may be kilobytes long).
                     p = plain_run(hay, p + 1, limit.min(hay.len()));
                     continue;
                 }
-                if www && fw.non_dns > p && self.www_prefix_final(from, p, b, ctx) {
+                // (No byte a host holds is other than plain: a check after
+                // `DENSE`.)
+                if self.non_dns_at(fw, from, p, www, ctx) {
                     break Stop::Rejected;
                 }
-                fw.non_dns = fw.non_dns.min(p);
                 let f = ASCII[b as usize];
                 if f & ascii::IRI != 0 {
                     fw.unclean = fw.unclean.min(p);
