@@ -879,6 +879,21 @@ mod tests {
         "www.a/[",
         "'http://a/{",
         "http://a/(",
+        // Runs of `www.` hosts the scanner's `WwwRun` reads once: brackets,
+        // sub-delimiters, LEIRI characters, `%`, letters of two bytes, and
+        // what ends such a run.
+        "www.a.b.c!",
+        "www.a.b.c^",
+        "www.a.b.c%",
+        "www.a^",
+        "www.ą[",
+        "[www.a",
+        "www.a.b.c@",
+        "www.a.b(c",
+        "www.ą.b.c(",
+        "www.é.b.c~",
+        "www.a.b.c|",
+        "www.a.b-",
     ];
 
     /// A unit of one to three pieces repeated up to a few kilobytes, with
@@ -1086,6 +1101,43 @@ mod tests {
                 assert_agree(t, true, false, max_len);
                 let run = t.repeat(40);
                 assert_agree(&run, true, true, max_len);
+            }
+        }
+    }
+
+    /// Runs of `www.` hosts shorter than, about as long as, and longer
+    /// than the maximum length, of each kind the scanner's `WwwRun`
+    /// condemns at once, ended by each kind of byte (one that ends every
+    /// candidate, `@`, one that cuts or closes, a letter of three bytes,
+    /// the end of the text), and with one unit of another kind before the
+    /// end.
+    #[test]
+    fn agree_in_runs_of_www_hosts_read_once() {
+        let units = [
+            "www.a[",
+            "www.a.b.c(",
+            "www.a.b.c^",
+            "www.a.b.c%",
+            "www.ą[",
+            "[www.a",
+            "www.a.b.c!",
+            "www.é.b.c",
+        ];
+        let ends = ["", " x", "@b.example", ",", ")", "/", "'", "|", "例", "é "];
+        // (Runs longer than 8 KiB only for one unit and a few ends: the
+        // naive scanner reads every candidate whole.)
+        let sizes = [(40, 512), (90, 512), (600, 512), (40, 8192), (90, 8192)];
+        let long = [(1400, 8192)];
+        for unit in units {
+            let wide = unit == "www.ą[";
+            for (n, max_len) in sizes.iter().chain(if wide { &long[..] } else { &[] }) {
+                let ends = if *n > 1000 { &ends[..4] } else { &ends[..] };
+                for end in ends {
+                    let t = format!("{}{end}", unit.repeat(*n));
+                    assert_agree(&t, true, true, *max_len);
+                    let t = format!("{}www.a.b{end}{}{end}", unit.repeat(*n), unit.repeat(3));
+                    assert_agree(&t, true, true, *max_len);
+                }
             }
         }
     }

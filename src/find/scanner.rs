@@ -171,6 +171,8 @@ pub(crate) struct ScanState {
     www_dead_until: usize,
     /// ... as long as their host would start at or before this position.
     www_dead_from: usize,
+    /// The last run read for `www.` candidates, and those it condemns.
+    www_run: WwwRun,
     /// Bytes examined by backward and forward scans (for tests of linearity).
     pub work: u64,
 }
@@ -201,12 +203,21 @@ impl ScanState {
             self.www_dead_until -= by;
             self.www_dead_from -= by;
         }
+        self.www_run.shift(by);
     }
 
-    /// Every `www.` trigger (the `.`) before this position fails by the
-    /// memo: `t < www_dead_until` and `t - 3 <= www_dead_from`.
-    fn www_skip(&self) -> usize {
-        self.www_dead_until.min(self.www_dead_from + 4)
+    /// Every `www.` trigger (the `.`) from `pos` on and before this
+    /// position fails by the memos: `t < www_dead_until` and `t - 3 <=
+    /// www_dead_from`, or the run memo's `dead_from < t - 3 < dead_until`
+    /// (which holds for every trigger from `pos` where `pos - 3` is past
+    /// `dead_from`).
+    fn www_skip(&self, pos: usize) -> usize {
+        let dead = self.www_dead_until.min(self.www_dead_from + 4);
+        if pos > self.www_run.dead_from + 3 {
+            dead.max(self.www_run.dead_until + 3)
+        } else {
+            dead
+        }
     }
 }
 
@@ -795,7 +806,7 @@ impl<'h> Scanner<'h> {
             if self.opts.www {
                 // `www.` triggers that the memo already condemns need not
                 // be found at all (see `www_skip`).
-                let skip = state.pos.max(state.www_skip());
+                let skip = state.pos.max(state.www_skip(state.pos));
                 for k in 1..3 {
                     let (n, bound) = self.next[k];
                     if n < skip || bound < to {
@@ -1421,6 +1432,9 @@ impl<'h> Scanner<'h> {
         if t < state.www_dead_until && start <= state.www_dead_from {
             return None;
         }
+        if state.www_run.condemns(start) {
+            return None;
+        }
         Some(start)
     }
 
@@ -1465,6 +1479,21 @@ impl<'h> Scanner<'h> {
     /// was inlined too).
     #[inline(never)]
     fn candidate_full(&mut self, spec: Spec, state: &mut ScanState) -> Option<Candidate> {
+        // A `www.` candidate the plain reading gave up on may be in a run
+        // that condemns it: read the run first (once: see `WwwRun`).
+        if spec.kind == Kind::Www {
+            let hay = self.hay;
+            let run = &mut state.www_run;
+            if run.needs_read(spec.start, hay.len()) {
+                state.work += run.read(hay, spec.start, self.opts.max_len) as u64;
+            }
+            if state
+                .www_run
+                .condemns_at(spec.start, spec.ctx == Context::Plain)
+            {
+                return None;
+            }
+        }
         let mut stack = std::mem::take(&mut self.stack);
         let mut run = std::mem::take(&mut self.bracket_run);
         let mut r = self.candidate_in(&spec, &mut stack, &mut run, state);
@@ -1842,13 +1871,15 @@ impl<'h> Scanner<'h> {
             // (`www.a[www.a[…`) is read only up to the first of them after
             // `body`, where it is cut, as a path is (see `BracketRun`): a
             // `www.` candidate has no user, and up to that bracket the
-            // host is ASCII, so no prose glued to a label cuts it before
-            // (a `,` still may: that cut then comes first, as in the full
+            // host holds no character of three bytes or more, so no prose
+            // glued to a label cuts it before (only a spaceless script
+            // glues, all of whose letters take three bytes; a `,` still
+            // may cut it: that cut then comes first, as in the full
             // reading).
             let www_bound = match (kind, ctx) {
                 (Kind::Www, Context::Plain | Context::Quote(_)) => run
                     .www_cut_for(body)
-                    .filter(|&o| o < limit && hay[body..o].is_ascii()),
+                    .filter(|&o| o < limit && !hay[body..o].iter().any(|&b| b >= 0xE0)),
                 _ => None,
             };
             (end, stop) = self.forward(
@@ -2840,6 +2871,249 @@ pub(crate) fn host_range(hay: &[u8], host_start: usize, end: usize) -> (usize, u
     };
     let h1 = find_byte(b':', &hay[after_literal..end]).map_or(end, |i| after_literal + i);
     (h0, h1)
+}
+
+/// The ASCII bytes of the runs of [`WwwRun`]: letters, digits,
+/// `- . _ ~ %`, the sub-delimiters `! $ & * + ; =`, and `( [ { ^`. None of
+/// them ends a forward scan in plain context, whatever its brackets (no
+/// closer, no quote, no `@ : / ? #`, no white space), nor cuts an
+/// authority (no `,`). (The host checks measure a `%` as the byte it is.)
+/// How far a [`WwwRun`] is read at once, in maximum lengths from the
+/// candidate that asks: a candidate cut at the maximum length condemns the
+/// next `WWW_RUN_READ - 1` maximum lengths of candidates, so that one in
+/// so many is read whole.
+const WWW_RUN_READ: usize = 16;
+
+static WWW_RUN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        t[i] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'%'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'*'
+                    | b'+'
+                    | b';'
+                    | b'='
+                    | b'('
+                    | b'['
+                    | b'{'
+                    | b'^'
+            );
+        i += 1;
+    }
+    t
+};
+
+/// A run of [`WWW_RUN`] bytes and of letters, marks and digits of two
+/// bytes (no more: none of them is of a script that glues to a label),
+/// and the `www.` candidates in it that fail, told from reading it once:
+/// every `www.` candidate starting after `dead_from` and before
+/// `dead_until` fails. The scanner reads a run from a `www.` candidate
+/// that failed after reading to the end of its authority, so that the
+/// next ones need not read it again: `www.a[www.a[…`, `www.a.b(www.a.b(…`
+/// read each candidate to the maximum length or to the run's end, and
+/// neither the memo of failed hosts (brackets and sub-delimiters may make
+/// a later scan stop elsewhere) nor [`BracketRun`] (the run may be longer
+/// than the maximum length, or hold no bracket) applies.
+///
+/// Let `e` be the end of the run and `s` a start in it after its first
+/// byte: the byte before `s` is of the run, so `s` is in plain context,
+/// and the forward scan from `s` reads the run without stopping (unless a
+/// `www.` host is rejected on the way, [`Scanner::www_prefix_final`]:
+/// rejected all the same). Then:
+/// - `s + max_len < e`, or `s + max_len = e` with a byte there: the
+///   candidate is cut at the maximum length, its authority a host (no `:`,
+///   no `,`, no prose glued to an ASCII or two-byte label) of at least
+///   `max_len - 1` ≥ 511 bytes of characters of at most two bytes, 256
+///   characters or more, each at least one byte of its ASCII form: too
+///   long for DNS (253).
+/// - `e` holds `@`: the host ends there, before an address.
+/// - `e` holds a byte that ends every candidate (white space, `" < > \ |`
+///   and the like), or the haystack ends: the candidate ends at `e`,
+///   unless cut at a `[` or `{` after `s` (none where `s` is past `lo`,
+///   the last of them), and is trimmed to `t` (the same `t` for every `s`
+///   before it). Its host `s..t` fails where it holds a sub-delimiter,
+///   `~` or `(` (the last one, `x`: `s <= x`), or has 509 bytes or more
+///   (254 characters). This holds where the input goes on past the end of
+///   a window as well: a scan from `s` then reads on past `e`, and every
+///   host it can end with holds `s..t`.
+///
+/// A run is read up to [`WWW_RUN_READ`] maximum lengths from the
+/// candidate that asks; one that goes on past that or past the end of the
+/// window is `open`, and is read on from where it stopped when a later
+/// candidate inside it needs more (the streaming driver's next window):
+/// every byte is read about once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct WwwRun {
+    /// The run's first byte.
+    from: usize,
+    /// Where its reading stopped: the run's end, unless `open`.
+    end: usize,
+    /// The reading stopped at the end of the haystack or at its bound.
+    open: bool,
+    /// The last `[` or `{` of `from..end`; `from` if none.
+    lo: usize,
+    dead_from: usize,
+    dead_until: usize,
+}
+
+impl WwwRun {
+    /// Whether the run condemns the `www.` candidate at `start`.
+    #[inline(always)]
+    fn condemns(&self, start: usize) -> bool {
+        start > self.dead_from && start < self.dead_until
+    }
+
+    /// [`condemns`](WwwRun::condemns), and the candidate at the run's first
+    /// byte too where it is in plain context (`plain`), which is all the
+    /// rules ask of the byte before the others.
+    fn condemns_at(&self, start: usize, plain: bool) -> bool {
+        start < self.dead_until
+            && (start > self.dead_from
+                || (plain && start == self.from && self.dead_from == self.from))
+    }
+
+    /// Whether this run reads on from where it stopped for a `www.`
+    /// candidate at `start`: it is inside it, and there is more to read.
+    fn goes_on_at(&self, start: usize, hay_len: usize) -> bool {
+        self.open && self.from < start && start <= self.end && self.end < hay_len
+    }
+
+    /// Whether the candidate at `start` needs a reading: it starts past the
+    /// run (a new run), or the run goes on at it.
+    fn needs_read(&self, start: usize, hay_len: usize) -> bool {
+        !(self.from < start && start < self.end) || self.goes_on_at(start, hay_len)
+    }
+
+    /// Moves the run back by `by` bytes (see [`ScanState::shift`]): what it
+    /// says of the bytes from `from` on holds of those that stay (a start
+    /// after the window's new first byte has a byte of the run before it).
+    fn shift(&mut self, by: usize) {
+        for p in [
+            &mut self.from,
+            &mut self.end,
+            &mut self.lo,
+            &mut self.dead_from,
+            &mut self.dead_until,
+        ] {
+            *p = p.saturating_sub(by);
+        }
+    }
+
+    /// Reads the run of the `www.` candidate at `start` (on from where
+    /// this one stopped, where it [`goes_on_at`](WwwRun::goes_on_at)
+    /// `start`) and what it condemns. Returns the bytes read.
+    fn read(&mut self, hay: &[u8], start: usize, max_len: usize) -> usize {
+        if !self.goes_on_at(start, hay.len()) {
+            *self = WwwRun {
+                from: start,
+                end: start,
+                open: true,
+                lo: start,
+                dead_from: start,
+                dead_until: start,
+            };
+        }
+        let cap = hay.len().min(start + WWW_RUN_READ * max_len + 1);
+        let run = &hay[..cap.max(self.end)];
+        let mut e = self.end;
+        while let Some(&b) = run.get(e) {
+            if b < 0x80 {
+                if !WWW_RUN[b as usize] {
+                    break;
+                }
+                e += 1;
+                while let Some(&b) = run.get(e)
+                    && WWW_RUN[b as usize]
+                {
+                    e += 1;
+                }
+            } else if b < 0xE0 && e + 2 <= run.len() && word_len_at(hay, e) == 2 {
+                e += 2;
+            } else {
+                break;
+            }
+        }
+        let read = e - self.end;
+        if let Some(i) = memchr::memrchr2(b'[', b'{', &hay[self.end..e]) {
+            self.lo = self.end + i;
+        }
+        self.end = e;
+        // (A character the bound or the window's end cuts is not known.)
+        self.open = e == run.len() || (hay[e] >= 0x80 && e + 4 > run.len());
+        let (lo, until) = self.dead(hay, max_len);
+        (self.dead_from, self.dead_until) = (lo, until);
+        read
+    }
+
+    /// The range of starts the run read so far condemns (see the type).
+    fn dead(&self, hay: &[u8], max_len: usize) -> (usize, usize) {
+        let (from, e, lo) = (self.from, self.end, self.lo);
+        let present = e < hay.len();
+        let truncated = (e + usize::from(present)).saturating_sub(max_len);
+        if self.open && present {
+            // Only what lies before the bound is known.
+            return (from, truncated);
+        }
+        if present && hay[e] == b'@' {
+            return (from, e);
+        }
+        if present
+            && (hay[e] >= 0x80 || ASCII[hay[e] as usize] & (ascii::IRI | ascii::TEXT_EXTRA) != 0)
+        {
+            // A byte that may or may not end a candidate.
+            return (from, truncated);
+        }
+        // The end after trimming (ASCII: `-` and the trimmed punctuation;
+        // a letter of two bytes is never trimmed, checked below).
+        let mut t = e;
+        while t > from
+            && hay[t - 1] < 0x80
+            && (hay[t - 1] == b'-' || ascii_is(hay[t - 1], ascii::TRIM))
+        {
+            t -= 1;
+        }
+        if t > from
+            && hay[t - 1] >= 0x80
+            && decode_before(hay, t).is_none_or(|(c, _)| is_trimmed_non_ascii(c))
+        {
+            return (from, truncated);
+        }
+        // Hosts from the 254th character before `t` on are too long (that
+        // far back, at most 508 bytes); past that, only one holding `x`
+        // fails (looked for where it condemns more).
+        let mut long = t;
+        let mut chars = 0;
+        while long > from && chars <= MAX_HOST_LEN {
+            long -= 1;
+            chars += usize::from(!is_continuation(hay[long]));
+        }
+        let long = if chars > MAX_HOST_LEN { long + 1 } else { 0 };
+        let floor = long.max(lo).max(truncated);
+        let x = hay[floor.min(t)..t]
+            .iter()
+            .rposition(|&b| {
+                b < 0x80 && ASCII[b as usize] & (ascii::DNS_HOST | ascii::TEXT_EXTRA) == 0
+            })
+            .map_or(0, |i| floor + i + 1);
+        let failing = x.max(long);
+        if lo < truncated {
+            (from, truncated.max(failing))
+        } else if truncated > from + 1 {
+            (from, truncated)
+        } else {
+            (lo, failing)
+        }
+    }
 }
 
 /// The `[` and `{` that no `]` or `}` closes in a run of candidate
@@ -3864,33 +4138,48 @@ mod tests {
         ("w.", "w."),
         ("W.w.", "W.w."),
         ("wwww.", "wwww."),
+        // `www.` hosts in runs longer than the maximum length, each
+        // candidate cut at it (`WwwRun`).
+        ("www.a[", "www.a["),
+        ("[www.a", "[www.a"),
+        ("www.a.b.c(", "www.a.b.c("),
+        ("www.a^", "www.a^"),
+        ("www.ą[", "www.ą["),
+        ("www.a.b.c%", "www.a.b.c%"),
     ];
 
     /// Runs of candidate characters, each `unit` `count` times and a
-    /// space: shorter than the maximum IRI length, so that a scan that
+    /// tail (a space): shorter than the maximum IRI length, so that a scan that
     /// reads the rest of the run again for every candidate in it does
     /// work ∝ input × run length, which the bound per byte below catches.
-    const ADVERSARIAL_RUNS: &[(&str, &str, usize)] = &[
+    const ADVERSARIAL_RUNS: &[(&str, &str, usize, &str)] = &[
         // Each candidate is cut at its unclosed bracket (docs/rules.md
         // §1.2); the next one starts right after it.
-        ("http://a/{ runs", "http://a/{", 200),
-        ("http://a/[ runs", "http://a/[", 200),
-        ("http://a/{x}{ runs", "http://a/{x}{", 150),
+        ("http://a/{ runs", "http://a/{", 200, " "),
+        ("http://a/[ runs", "http://a/[", 200, " "),
+        ("http://a/{x}{ runs", "http://a/{x}{", 150, " "),
         // The same for `www.` hosts (`BracketRun::www_cut_for`): rejected
         // when cut, and links when cut.
-        ("www.a[ runs", "www.a[", 300),
-        ("www.a.b[ runs", "www.a.b[", 250),
+        ("www.a[ runs", "www.a[", 300, " "),
+        ("www.a.b[ runs", "www.a.b[", 250, " "),
         // `www.` hosts that fail at their port or at a character no host
         // holds (`www_prefix_final`).
-        ("www.a: runs", "www.a:", 300),
-        ("www.a( runs", "www.a(", 300),
+        ("www.a: runs", "www.a:", 300, " "),
+        ("www.a( runs", "www.a(", 300, " "),
+        // `www.` hosts whose run ends at white space and holds a
+        // sub-delimiter, or is too long to be a host (`WwwRun`); and at
+        // an `@`, with the brackets before it.
+        ("www.a.b.c( runs", "www.a.b.c(", 700, " "),
+        ("www.a.b.c^ runs", "www.a.b.c^", 700, " "),
+        ("www.ą.b[ runs", "www.ą.b[", 700, " "),
+        ("www.a[@ runs", "www.a[", 1300, "@ "),
     ];
 
     #[test]
     fn work_is_linear_on_adversarial_inputs() {
         let runs: Vec<(&str, String)> = ADVERSARIAL_RUNS
             .iter()
-            .map(|&(name, unit, count)| (name, unit.repeat(count) + " "))
+            .map(|&(name, unit, count, tail)| (name, unit.repeat(count) + tail))
             .collect();
         let units = ADVERSARIAL
             .iter()
@@ -3900,10 +4189,12 @@ mod tests {
             let small = unit.repeat(16 * 1024 / unit.len());
             let large = unit.repeat(8 * 16 * 1024 / unit.len());
             let (ws, wl) = (work(&small), work(&large));
-            // Linear: 8 times the input, at most 8 times the work (plus one
-            // maximum IRI length of slack), and a few bytes of work a byte.
+            // Linear: 8 times the input (or as near as whole units come),
+            // at most as many times the work (plus one maximum IRI length
+            // of slack), and a few bytes of work a byte.
+            let times = large.len().div_ceil(small.len()) as u64;
             assert!(
-                wl <= 8 * ws + 2 * DEFAULT_MAX_LEN as u64,
+                wl <= times * ws + 2 * DEFAULT_MAX_LEN as u64,
                 "{name}: {ws} -> {wl}"
             );
             assert!(
@@ -4000,5 +4291,132 @@ mod tests {
         let text = format!("{}a_", "www.ąwww.".repeat(2000));
         assert!(work(&text) < 5 * text.len() as u64, "{}", work(&text));
         assert!(find(&text).is_empty());
+    }
+
+    /// Whether the full reading of the `www.` candidate at `start`, with
+    /// no memo, rejects it.
+    fn www_full_reading_rejects(sc: &Scanner<'_>, start: usize) -> bool {
+        let spec = Spec {
+            start,
+            body: start,
+            authority: true,
+            dns: true,
+            kind: Kind::Www,
+            ctx: sc.context(start),
+        };
+        let mut state = ScanState::default();
+        let mut run = BracketRun::default();
+        match sc.candidate_in(&spec, &mut Vec::new(), &mut run, &mut state) {
+            Err(Wrap::Unclosed) => {
+                let plain = Spec {
+                    ctx: Context::Plain,
+                    ..spec
+                };
+                sc.candidate_in(&plain, &mut Vec::new(), &mut run, &mut state)
+                    .is_err()
+            }
+            r => r.is_err(),
+        }
+    }
+
+    /// Every `www.` candidate a `WwwRun` condemns, read from any `www.` of
+    /// the text and from a window of it that ends anywhere (the input
+    /// goes on past the window), is one the full reading rejects; and the
+    /// runs that should condemn most of their candidates do.
+    #[test]
+    fn a_www_run_condemns_only_candidates_that_fail() {
+        let units = [
+            "www.a[",
+            "www.a.b.c(",
+            "www.a.b.c^",
+            "www.a.b.c%",
+            "www.ą[",
+            "[www.a",
+            "www.a.b.c!",
+            "www.é.b.c",
+            "www.a.b",
+            "www.a-",
+            "www.a.b~c",
+        ];
+        let ends = [
+            "",
+            " x",
+            "@b.example",
+            ",",
+            ")",
+            "/",
+            "'",
+            "|",
+            "例",
+            "é ",
+            "-- ",
+            "é.",
+        ];
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng as usize
+        };
+        for unit in units {
+            for n in [30, 70, 90, 200] {
+                for end in ends {
+                    let text = format!("{}{end}{}", unit.repeat(n), unit.repeat(2));
+                    let hay = text.as_bytes();
+                    let sc = Scanner::new(
+                        hay,
+                        Options {
+                            max_len: 512,
+                            ..Options::default()
+                        },
+                    );
+                    let starts: Vec<usize> = hay
+                        .windows(4)
+                        .enumerate()
+                        .filter(|(_, w)| w == b"www.")
+                        .map(|(i, _)| i)
+                        .collect();
+                    let mut condemned = 0;
+                    for _ in 0..6 {
+                        let from = starts[next() % starts.len()];
+                        let cut = from + 1 + next() % (hay.len() - from);
+                        let mut run = WwwRun::default();
+                        run.read(&hay[..cut], from, 512);
+                        // Read on in the whole text, as the next window
+                        // would.
+                        let later = starts.iter().find(|&&s| s > from && s <= run.end);
+                        if let Some(&s) = later
+                            && run.goes_on_at(s, hay.len())
+                        {
+                            run.read(hay, s, 512);
+                        }
+                        for &s in &starts {
+                            let plain = sc.context(s) == Context::Plain;
+                            if run.condemns_at(s, plain) {
+                                condemned += 1;
+                                assert!(
+                                    www_full_reading_rejects(&sc, s),
+                                    "{text:?}: {s} from {from} (window {cut}): {run:?}"
+                                );
+                            }
+                        }
+                    }
+                    if n >= 200 && end.is_empty() && !unit.ends_with(['b', 'c', '-']) {
+                        assert!(condemned > 0, "{text:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Only a spaceless script glues prose to a label, and none of its
+    /// characters takes fewer than three bytes: what `WwwRun` and
+    /// `BracketRun::www_cut_for` rely on for hosts of two-byte letters.
+    #[test]
+    fn no_character_of_two_bytes_is_of_a_spaceless_script() {
+        for c in '\u{80}'..='\u{7FF}' {
+            assert!(!is_spaceless_script(c), "{c:?}");
+        }
     }
 }
