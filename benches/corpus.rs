@@ -234,6 +234,7 @@ pub const ADVERSARIAL: &[(&str, &str)] = &[
     ("w-dots", "w."),
     ("www-runs", "www."),
     ("open-brackets", "http://["),
+    ("www-brackets", "www.a["),
 ];
 
 pub fn adversarial(unit: &str, bytes: usize) -> String {

@@ -894,6 +894,8 @@ mod tests {
         "www.é.b.c~",
         "www.a.b.c|",
         "www.a.b-",
+        "http://a.b[",
+        "http://a.b{/",
     ];
 
     /// A unit of one to three pieces repeated up to a few kilobytes, with
@@ -1095,6 +1097,14 @@ mod tests {
             "www.a.b[x]www.a.b{x}[ x",
             "www.ą.b[www.ą.b[ x",
             "www.a.b(www.a.b[ x",
+            // A bracket of an authority that the run leaves unclosed
+            // (`BracketRun::authority_cut_for`): the path is not read.
+            "http://a.b[http://a.b[ x",
+            "http://a.b{x/http://a.b{x/ x",
+            "http://a.b[x]/{http://a.b[/]{ x",
+            "http://a.b[http://[::1]/[http://a@b[/ x",
+            "http://a.b[x)http://a.b[ x",
+            "http://a.b[<http://a.b[> x",
         ] {
             for max_len in [512, 8192] {
                 assert_agree(t, true, true, max_len);

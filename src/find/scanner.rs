@@ -1959,6 +1959,17 @@ impl<'h> Scanner<'h> {
         // The path (or the whole candidate without an authority). Inside a
         // run whose unclosed brackets are known, it is read only up to the
         // first of them after `body`, where it is cut (see `BracketRun`).
+        // A bracket of the authority that the run says nothing closes cuts
+        // the candidate there whatever its path holds: the path need not be
+        // read (`http://a.b[http://a.b[…`, a link each).
+        if stop == Stop::Delimiter
+            && ctx != Context::Angle
+            && let Some(o) = run.authority_cut_for(body, end, limit)
+            && first_unclosed_bracket(hay, body, end) == Some(o)
+        {
+            stop = Stop::End;
+            known_cut = Some(o);
+        }
         if stop == Stop::Delimiter {
             let bound = match ctx {
                 Context::Angle => None,
@@ -3190,6 +3201,29 @@ impl BracketRun {
         self.unclosed.get(i).copied().filter(|&o| o >= path)
     }
 
+    /// The first unclosed bracket of the run from `body` on where it lies in
+    /// the authority (before `auth_end`, itself inside the run) of a
+    /// candidate whose body is `body` and whose maximum length ends at
+    /// `limit`: the candidate is cut there whatever its path holds, where
+    /// the caller finds that bracket the first unclosed one of the
+    /// authority too. The authority's reading has passed that bracket
+    /// without stopping (no closer of a bracket opened before `body`
+    /// stopped it) and kept brackets as a path's reading does: an
+    /// IP-literal it took whole (`[::1]`) nests as brackets do, and one
+    /// holding a parenthesis (`[(]`, taken whole too) would have ended the
+    /// run's path reading at that parenthesis or its `]`, inside the
+    /// authority. So [`BracketRun`]'s proof holds from there on: the path,
+    /// read on, stops no later than the run's end, before `limit` (so the
+    /// candidate is not cut at the maximum length instead), and never
+    /// closes the bracket.
+    fn authority_cut_for(&self, body: usize, auth_end: usize, limit: usize) -> Option<usize> {
+        if body < self.from || auth_end >= self.end || self.end >= limit {
+            return None;
+        }
+        let i = self.unclosed.partition_point(|&o| o < body);
+        self.unclosed.get(i).copied().filter(|&o| o < auth_end)
+    }
+
     /// [`first_unclosed_bracket`] of `hay[from..to]`; when `read_to_end`
     /// (the run's scan ended at `to` as [`BracketRun`] says), remembers
     /// every unclosed bracket of the run.
@@ -4173,6 +4207,9 @@ mod tests {
         ("www.a.b.c^ runs", "www.a.b.c^", 700, " "),
         ("www.ą.b[ runs", "www.ą.b[", 700, " "),
         ("www.a[@ runs", "www.a[", 1300, "@ "),
+        // Links cut at a bracket of their authority that nothing in the
+        // run closes (`BracketRun::authority_cut_for`).
+        ("http://a.b[ runs", "http://a.b[", 700, " "),
     ];
 
     #[test]
