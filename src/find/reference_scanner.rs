@@ -896,6 +896,10 @@ mod tests {
         "www.a.b-",
         "http://a.b[",
         "http://a.b{/",
+        "www.a.b.c,",
+        "www.a.b,c@",
+        "www.例.b,",
+        "www.a.b,c:",
     ];
 
     /// A unit of one to three pieces repeated up to a few kilobytes, with
@@ -1148,6 +1152,33 @@ mod tests {
                     let t = format!("{}www.a.b{end}{}{end}", unit.repeat(*n), unit.repeat(3));
                     assert_agree(&t, true, true, *max_len);
                 }
+            }
+        }
+    }
+
+    /// `www.` hosts cut at a `,` without reading on
+    /// (`Scanner::www_comma_final`), and what keeps the reading going: an
+    /// `@` before the authority ends, a letter of three bytes before the
+    /// comma, `<…>`, a port, brackets, quotes.
+    #[test]
+    fn agree_on_www_hosts_cut_at_a_comma() {
+        for t in [
+            "www.a.b.c,www.a.b.c,www.a.b.c, x",
+            "www.a.b.c,x@y.z",
+            "www.a.b.c,x/y@z www.a.b.c,x?y@z www.a.b.c,x#@",
+            "www.a.b.c,x y@z www.a.b.c,x\ty@z www.a.b.c,x|@",
+            "www.例.b.c,d.e例 x www.a.b.c例,d x www.a.b例.c,d",
+            "<www.a.b.c,d\n e> <www.a.b.c,d>",
+            "www.a.b.c:80,x www.a.b.c,:80",
+            "www.a.b[c,d]e, x www.a.b,[c]",
+            "'www.a.b.c,d' x ‘www.a.b.c,d’",
+            "www.a.b.c,d(e)f@g www.a.b.c,d)@",
+            "www.é.b.c,d@ www.é.b.c,d.e",
+        ] {
+            for max_len in [512, 8192] {
+                assert_agree(t, true, true, max_len);
+                assert_agree(&t.repeat(60), true, true, max_len);
+                assert_agree(&format!("{}@", t.repeat(60)), true, true, max_len);
             }
         }
     }

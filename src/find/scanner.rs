@@ -173,6 +173,11 @@ pub(crate) struct ScanState {
     www_dead_from: usize,
     /// The last run read for `www.` candidates, and those it condemns.
     www_run: WwwRun,
+    /// The last look for the byte that ends a `www.` authority after a
+    /// `,` ([`Scanner::www_comma_final`]): `(from, z, found)`, no such
+    /// byte in `from..z`, and `hay[z]` is one if `found` (else the look
+    /// stopped there, at a maximum length).
+    comma_probe: (usize, usize, bool),
     /// Bytes examined by backward and forward scans (for tests of linearity).
     pub work: u64,
 }
@@ -204,6 +209,9 @@ impl ScanState {
             self.www_dead_from -= by;
         }
         self.www_run.shift(by);
+        // (What the look found holds of the bytes that stay.)
+        let (f, z, found) = self.comma_probe;
+        self.comma_probe = (f.saturating_sub(by), z.saturating_sub(by), found && z >= by);
     }
 
     /// Every `www.` trigger (the `.`) from `pos` on and before this
@@ -244,6 +252,9 @@ enum Stop {
     /// At a byte of the host of a `www.` candidate that is rejected
     /// whatever follows ([`Scanner::www_prefix_final`]).
     Rejected,
+    /// At the `,` that cuts the host of a `www.` candidate whatever
+    /// follows ([`Scanner::www_comma_final`]).
+    Comma,
 }
 
 /// What a candidate is being read as.
@@ -592,6 +603,21 @@ static AUTH_UNSURE: [bool; 256] = {
 
 /// The bytes that, right before `www.`, make it part of something else: a
 /// longer name (a letter, a digit, `.`, `-`, `_`) or an address (`@`).
+/// `@` and the ASCII bytes that end any authority (its delimiters `/ ? #`
+/// and those that end any candidate: white space, controls, `" < > \ |`
+/// and `` ` ``), for [`Scanner::www_comma_final`].
+static AUTHORITY_ENDS_OR_AT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 128 {
+        let a = ASCII[i];
+        t[i] = matches!(i as u8, b'@' | b'/' | b'?' | b'#')
+            || a & (ascii::IRI | ascii::TEXT_EXTRA) == 0;
+        i += 1;
+    }
+    t
+};
+
 static WWW_GLUED: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -1535,6 +1561,8 @@ impl<'h> Scanner<'h> {
         );
         debug_assert_eq!(r, Ok(c), "{:?}", text());
         full.work = state.work;
+        // (The look ahead of `www_comma_final` is a cache.)
+        full.comma_probe = state.comma_probe;
         debug_assert_eq!(&full, state, "{:?}", text());
         debug_assert!(run.same_run(&self.bracket_run), "{:?}", text());
     }
@@ -1894,6 +1922,13 @@ impl<'h> Scanner<'h> {
             if stop == Stop::Rejected {
                 return Err(Wrap::Rejected);
             }
+            // Ended at the `,` that cuts the host whatever follows: the cut
+            // below finds nothing before it, and the candidate ends there
+            // as where the full authority was read and cut.
+            let comma = stop == Stop::Comma;
+            if comma {
+                stop = Stop::End;
+            }
             if let Some(o) = www_bound
                 && stop == Stop::Limit
             {
@@ -1906,6 +1941,7 @@ impl<'h> Scanner<'h> {
             read_to_end = kind == Kind::Www
                 && www_bound.is_none()
                 && stop == Stop::End
+                && !comma
                 && matches!(ctx, Context::Plain | Context::Angle);
             if stop != Stop::Delimiter && unclosed(&fw, stop, end) {
                 return Err(Wrap::Unclosed);
@@ -2115,6 +2151,52 @@ impl<'h> Scanner<'h> {
             && memchr::memchr_iter(b'.', &self.hay[from..p])
                 .nth(1)
                 .is_none()
+    }
+
+    /// For the host of a `www.` candidate from `from` whose first byte that
+    /// no DNS name holds is a `,` at `c`: whether the candidate is cut at
+    /// `c` whatever follows, so that the rest of the run need not be read
+    /// (`www.a.b.c,www.a.b.c,…` read each candidate to the end of its run,
+    /// a link each). The full reading cuts a DNS host at its first `,`
+    /// after the first byte no DNS name holds, `c` (no port's `:` before
+    /// it), or earlier where prose is glued to its last label — which
+    /// needs a letter of a spaceless script, of three bytes, before `c`
+    /// (past `c`, the cut is after `c`): none may come before it. And it
+    /// rejects the candidate where its host ends at an `@` (an address
+    /// follows): no `@` may come before the first byte after `c` that ends
+    /// any authority (`/ ? #`, white space, `" < > \ |`), or before
+    /// the maximum length (the cut applies to a candidate read to it).
+    /// Not in `<…>`, where a wrapped line keeps the host whole.
+    fn www_comma_final(
+        &self,
+        from: usize,
+        c: usize,
+        limit: usize,
+        ctx: Context,
+        state: &mut ScanState,
+    ) -> bool {
+        let hay = self.hay;
+        if ctx == Context::Angle || hay[from..c].iter().any(|&b| b >= 0xE0) {
+            return false;
+        }
+        state.work += (c - from) as u64;
+        let bound = limit.min(hay.len());
+        let (f, mut z, found) = state.comma_probe;
+        if !(f <= c + 1 && c < z) || (!found && z < bound) {
+            // Look on from where the last look stopped, if `c` is inside
+            // it, else from `c`: every byte is looked at about once.
+            let mut p = if f <= c + 1 && c < z { z } else { c + 1 };
+            let f = if f <= c + 1 && c < z { f } else { c + 1 };
+            let start = p;
+            while p < bound && !AUTHORITY_ENDS_OR_AT[hay[p] as usize] {
+                p += 1;
+            }
+            state.work += (p - start) as u64;
+            z = p;
+            state.comma_probe = (f, z, p < bound);
+        }
+        let (_, z, found) = state.comma_probe;
+        !(found && z < bound && hay[z] == b'@')
     }
 
     /// Host checks on the authority of `spec` ending at `end`: no dotless
@@ -2350,8 +2432,17 @@ impl<'h> Scanner<'h> {
                 // but whether a host may hold them.
                 let d = DENSE[b as usize];
                 if d & DENSE_PLAIN != 0 {
-                    if d & DENSE_HOST == 0 && self.non_dns_at(fw, from, p, www, ctx) {
-                        break Stop::Rejected;
+                    if d & DENSE_HOST == 0 {
+                        if www
+                            && b == b','
+                            && fw.non_dns > p
+                            && self.www_comma_final(from, p, limit, ctx, state)
+                        {
+                            break Stop::Comma;
+                        }
+                        if self.non_dns_at(fw, from, p, www, ctx) {
+                            break Stop::Rejected;
+                        }
                     }
                     // The rest of a run of such bytes that a host may
                     // hold, in a tight loop (hosts may be kilobytes long).
@@ -4180,6 +4271,7 @@ mod tests {
         ("www.a^", "www.a^"),
         ("www.ą[", "www.ą["),
         ("www.a.b.c%", "www.a.b.c%"),
+        ("www.a.b.c,", "www.a.b.c,"),
     ];
 
     /// Runs of candidate characters, each `unit` `count` times and a
@@ -4210,6 +4302,9 @@ mod tests {
         // Links cut at a bracket of their authority that nothing in the
         // run closes (`BracketRun::authority_cut_for`).
         ("http://a.b[ runs", "http://a.b[", 700, " "),
+        // `www.` hosts cut at a comma, a link each
+        // (`Scanner::www_comma_final`).
+        ("www.a.b.c, runs", "www.a.b.c,", 700, " "),
     ];
 
     #[test]
