@@ -298,6 +298,8 @@ impl Naive<'_> {
         let mut in_auth = authority;
         let mut host_start = body;
         let mut auth_end: Option<usize> = None; // char index
+        // The authority itself wrapped over lines (no cut of it then).
+        let mut auth_wrapped = false;
         let mut at_sign = false;
         let mut k = body;
         let mut truncated = false;
@@ -399,6 +401,7 @@ impl Naive<'_> {
                     let glue = line_break || (m == k + 1 && c == ' ' && closes_first());
                     if glue && self.pos(m) < limit && self.continues(m) && self.ch(m) != Some('>') {
                         wrapped = true;
+                        auth_wrapped |= in_auth;
                         k = m;
                     } else {
                         break;
@@ -445,7 +448,7 @@ impl Naive<'_> {
             None
         };
         if let Some(a) = auth_end_pos
-            && !wrapped
+            && !auth_wrapped
             && let Some(cut) = authority_cut(text.as_bytes(), self.pos(host_start).min(a), a, dns)
         {
             end = cut;
@@ -1181,6 +1184,24 @@ mod tests {
                 assert_agree(&format!("{}@", t.repeat(60)), true, true, max_len);
             }
         }
+    }
+
+    /// In `<…>` wrapped over lines after its authority, the authority is
+    /// cut as it is unwrapped (prose glued to its last label, a `,`);
+    /// one that itself wraps is not (docs/rules.md §1.4). Found by a
+    /// review's property tests.
+    #[test]
+    fn angle_brackets_wrapped_after_the_authority() {
+        for t in [
+            "<http://a.b例/\nc>",
+            "<http://a.b,c/\nd>",
+            "<www.b.c,/\nx>",
+            "<http://a.b,\n c/d>",
+            "<http://a.\n b例/c>",
+        ] {
+            assert_agree(t, true, true, 512);
+        }
+        assert_eq!(fast("<http://a.b,c/\nd>", true, true, 512).len(), 1);
     }
 
     /// A bracket in an authority whose host fails: the host check is not

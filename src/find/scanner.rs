@@ -46,13 +46,21 @@
 //! (`www_dead_until`), so that `www.ąwww.ąwww.…` with a bad last label
 //! costs one scan, not one per `www` (robinst/linkify#115 is the cautionary
 //! tale). That memo does not hold where the host holds a character a later
-//! reading could read otherwise (a bracket, a quote): in a run of such
-//! failing `www.` hosts without white space as long as the maximum length
-//! (`www.a[www.a[…`) each trigger costs that length, linear only through
-//! that bound. (Shorter runs of unclosed brackets are read once:
-//! `BracketRun`, for paths and `www.` hosts alike; a `www.` host with too
-//! few dots before its port or a character no host holds is rejected
-//! there: `www_prefix_final`.) The plain reading
+//! reading could read otherwise (a bracket, a sub-delimiter, a quote);
+//! there, runs are read once by other means:
+//! - `WwwRun`: a run a `www.` host is read over without stopping
+//!   (`www.a[www.a[…`, `www.a.b(…`, as long as the maximum length or not)
+//!   is read once, and the candidates in it that fail whatever follows
+//!   are rejected unread;
+//! - `BracketRun`: a run's unclosed brackets, which cut the later
+//!   candidates in it, for paths, `www.` hosts and authorities alike;
+//! - `www_prefix_final`: a `www.` host with too few dots before its port
+//!   or a character no host holds is rejected there;
+//! - `www_comma_final`: a `www.` host cut at a `,` is not read on.
+//!
+//! Runs of `www.` hosts holding letters of three bytes (where prose glued
+//! to a label may cut a host anywhere) still cost the maximum length a
+//! trigger, linear only through that bound. The plain reading
 //! reads nothing the full reading would not (it goes on only over
 //! characters the full reading goes on over too, and stops at a host that
 //! fails, before the path), so a candidate costs at most twice what it
@@ -3019,13 +3027,17 @@ static WWW_RUN: [bool; 256] = {
 /// bytes (no more: none of them is of a script that glues to a label),
 /// and the `www.` candidates in it that fail, told from reading it once:
 /// every `www.` candidate starting after `dead_from` and before
-/// `dead_until` fails. The scanner reads a run from a `www.` candidate
-/// that failed after reading to the end of its authority, so that the
-/// next ones need not read it again: `www.a[www.a[…`, `www.a.b(www.a.b(…`
-/// read each candidate to the maximum length or to the run's end, and
-/// neither the memo of failed hosts (brackets and sub-delimiters may make
-/// a later scan stop elsewhere) nor [`BracketRun`] (the run may be longer
-/// than the maximum length, or hold no bracket) applies.
+/// `dead_until` fails. Before the full reading of a `www.` candidate the
+/// scanner reads the run from it, unless the candidate is inside the last
+/// run read (the plain reading, first, stops at the first bracket or
+/// sub-delimiter of a host): `www.a[www.a[…`, `www.a.b(www.a.b(…` read
+/// each candidate to the maximum length or to the run's end, and neither
+/// the memo of failed hosts (brackets and sub-delimiters may make a later
+/// scan stop elsewhere) nor [`BracketRun`] (the run may be longer than
+/// the maximum length, or hold no bracket) applies. A candidate inside
+/// the last run read does not read it again (it reads on where the window
+/// or the bound cut the run), and a new run starts past the last: each
+/// byte is read once.
 ///
 /// Let `e` be the end of the run and `s` a start in it after its first
 /// byte: the byte before `s` is of the run, so `s` is in plain context,
