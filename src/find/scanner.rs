@@ -181,6 +181,9 @@ pub(crate) struct ScanState {
     www_dead_from: usize,
     /// The last run read for `www.` candidates, and those it condemns.
     www_run: WwwRun,
+    /// Every `www.` trigger from the scan position on and before this one
+    /// fails by one of the two memos (see `www_skip_to`).
+    www_skip: usize,
     /// The last look for the byte that ends a `www.` authority after a
     /// `,` ([`Scanner::www_comma_final`]): `(from, z, found)`, no such
     /// byte in `from..z`, and `hay[z]` is one if `found` (else the look
@@ -217,23 +220,16 @@ impl ScanState {
             self.www_dead_from -= by;
         }
         self.www_run.shift(by);
+        self.www_skip = self.www_skip.saturating_sub(by);
         // (What the look found holds of the bytes that stay.)
         let (f, z, found) = self.comma_probe;
         self.comma_probe = (f.saturating_sub(by), z.saturating_sub(by), found && z >= by);
     }
 
-    /// Every `www.` trigger (the `.`) from `pos` on and before this
-    /// position fails by the memos: `t < www_dead_until` and `t - 3 <=
-    /// www_dead_from`, or the run memo's `dead_from < t - 3 < dead_until`
-    /// (which holds for every trigger from `pos` where `pos - 3` is past
-    /// `dead_from`).
-    fn www_skip(&self, pos: usize) -> usize {
-        let dead = self.www_dead_until.min(self.www_dead_from + 4);
-        if pos > self.www_run.dead_from + 3 {
-            dead.max(self.www_run.dead_until + 3)
-        } else {
-            dead
-        }
+    /// Notes that every `www.` trigger (the `.`) from the scan position on
+    /// and before `to` fails, so that the scan need not find them.
+    fn www_skip_to(&mut self, to: usize) {
+        self.www_skip = self.www_skip.max(to);
     }
 }
 
@@ -840,7 +836,7 @@ impl<'h> Scanner<'h> {
             if self.opts.www {
                 // `www.` triggers that the memo already condemns need not
                 // be found at all (see `www_skip`).
-                let skip = state.pos.max(state.www_skip(state.pos));
+                let skip = state.pos.max(state.www_skip);
                 for k in 1..3 {
                     let (n, bound) = self.next[k];
                     if n < skip || bound < to {
@@ -1520,6 +1516,14 @@ impl<'h> Scanner<'h> {
             let run = &mut state.www_run;
             if run.needs_read(spec.start, hay.len()) {
                 state.work += run.read(hay, spec.start, self.opts.max_len) as u64;
+                // Triggers from this one's on, whose starts are after
+                // `dead_from` where it is this start, are condemned up to
+                // `dead_until` (one whose `dead_from` is a bracket further
+                // on is only asked of each trigger).
+                let run = state.www_run;
+                if run.dead_from <= spec.start && run.dead_until > spec.start {
+                    state.www_skip_to(run.dead_until + 3);
+                }
             }
             if state
                 .www_run
@@ -2316,6 +2320,8 @@ impl<'h> Scanner<'h> {
         state.work += (until - spec.start) as u64;
         state.www_dead_until = until;
         state.www_dead_from = from.unwrap_or(until);
+        // Triggers `t < until` with `t - 3 <= from`.
+        state.www_skip_to(until.min(state.www_dead_from + 4));
     }
 
     /// Whether `hay[from..until]` holds no character that could make a scan
@@ -2994,6 +3000,11 @@ pub(crate) fn host_range(hay: &[u8], host_start: usize, end: usize) -> (usize, u
 /// so many is read whole.
 const WWW_RUN_READ: usize = 16;
 
+/// A run shorter than this is read by [`WwwRun::read`] but not judged: it
+/// holds at most a few `www.` candidates, each cheap to read whole (the
+/// judging took `www.a/[` repeated 16% more instructions).
+const WWW_RUN_SHORT: usize = 32;
+
 static WWW_RUN: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;
@@ -3158,12 +3169,25 @@ impl WwwRun {
             }
         }
         let read = e - self.end;
-        if let Some(i) = memchr::memrchr2(b'[', b'{', &hay[self.end..e]) {
+        // (A character the bound or the window's end cuts is not known.)
+        let open = e == run.len() || (hay[e] >= 0x80 && e + 4 > run.len());
+        if !open && e - self.from < WWW_RUN_SHORT {
+            // A short run (`www.a/…`, a link): its candidate's reading
+            // costs little, and no other candidate starts in it to be
+            // condemned. Recorded only so that it is not read again.
+            (self.end, self.open) = (e, false);
+            return read;
+        }
+        let fresh = &hay[self.end..e];
+        let lo = if fresh.len() < 64 {
+            fresh.iter().rposition(|&b| matches!(b, b'[' | b'{'))
+        } else {
+            memchr::memrchr2(b'[', b'{', fresh)
+        };
+        if let Some(i) = lo {
             self.lo = self.end + i;
         }
-        self.end = e;
-        // (A character the bound or the window's end cuts is not known.)
-        self.open = e == run.len() || (hay[e] >= 0x80 && e + 4 > run.len());
+        (self.end, self.open) = (e, open);
         let (lo, until) = self.dead(hay, max_len);
         (self.dead_from, self.dead_until) = (lo, until);
         read
