@@ -903,6 +903,8 @@ mod tests {
         "www.a.b,c@",
         "www.例.b,",
         "www.a.b,c:",
+        "www.例.b.c[",
+        "www.a例[",
     ];
 
     /// A unit of one to three pieces repeated up to a few kilobytes, with
@@ -1104,6 +1106,14 @@ mod tests {
             "www.a.b[x]www.a.b{x}[ x",
             "www.ą.b[www.ą.b[ x",
             "www.a.b(www.a.b[ x",
+            // Letters of three bytes before the bracket: the shortcut only
+            // where no such letter follows an ASCII one in the run.
+            "www.例.b.c[www.例.b.c[ x",
+            "www.例.b.c[www.a例.b[ x",
+            "www.例.b.c[www.例.b.c[a例.b[x.c例 x",
+            "www.例.b[x.ab例[ x",
+            "www.q[www.x.ab例[c.d x",
+            "www.q[www.x.ab例[c.d.e[ x",
             // A bracket of an authority that the run leaves unclosed
             // (`BracketRun::authority_cut_for`): the path is not read.
             "http://a.b[http://a.b[ x",
@@ -1139,11 +1149,37 @@ mod tests {
             "[www.a",
             "www.a.b.c!",
             "www.é.b.c",
+            "www.例.b.c[",
+            "www.a例[",
+            "www.例.b(",
         ];
         let ends = ["", " x", "@b.example", ",", ")", "/", "'", "|", "例", "é "];
+        // A host cut at the maximum length where prose is glued to its
+        // long last label: cut at the glue, a link.
+        for (n, max_len) in [(1000, 800), (9000, 8192)] {
+            let t = format!("www.a.b.ab例{}", "c".repeat(n));
+            assert_agree(&t, true, true, max_len);
+            assert_eq!(fast(&t, true, true, max_len).len(), 1, "{t:?}");
+        }
+        // And one ended by white space holding a sub-delimiter after the
+        // glue, or long.
+        for t in [
+            "www.a.b.ab例c!d x".to_string(),
+            format!("www.a.b.ab例{} x", "c".repeat(600)),
+        ] {
+            assert_agree(&t, true, true, 8192);
+            assert_eq!(fast(&t, true, true, 8192).len(), 1, "{t:?}");
+        }
         // (Runs longer than 8 KiB only for one unit and a few ends: the
         // naive scanner reads every candidate whole.)
-        let sizes = [(40, 512), (90, 512), (600, 512), (40, 8192), (90, 8192)];
+        let sizes = [
+            (40, 512),
+            (90, 512),
+            (600, 512),
+            (90, 800),
+            (40, 8192),
+            (90, 8192),
+        ];
         let long = [(1400, 8192)];
         for unit in units {
             let wide = unit == "www.ą[";

@@ -1916,10 +1916,17 @@ impl<'h> Scanner<'h> {
             // glues, all of whose letters take three bytes; a `,` still
             // may cut it: that cut then comes first, as in the full
             // reading).
+            // (Or where the last run of `www.` hosts read holds no letter of
+            // three bytes after an ASCII letter from `body` to the bracket:
+            // no prose is glued to a label there either.)
             let www_bound = match (kind, ctx) {
-                (Kind::Www, Context::Plain | Context::Quote(_)) => run
-                    .www_cut_for(body)
-                    .filter(|&o| o < limit && !hay[body..o].iter().any(|&b| b >= 0xE0)),
+                (Kind::Www, Context::Plain | Context::Quote(_)) => {
+                    run.www_cut_for(body).filter(|&o| {
+                        o < limit
+                            && (!hay[body..o].iter().any(|&b| b >= 0xE0)
+                                || state.www_run.glue_free_over(body, o))
+                    })
+                }
                 _ => None,
             };
             (end, stop) = self.forward(
@@ -3034,9 +3041,9 @@ static WWW_RUN: [bool; 256] = {
     t
 };
 
-/// A run of [`WWW_RUN`] bytes and of letters, marks and digits of two
-/// bytes (no more: none of them is of a script that glues to a label),
-/// and the `www.` candidates in it that fail, told from reading it once:
+/// A run of [`WWW_RUN`] bytes and of letters, marks and digits of two and
+/// three bytes, and the `www.` candidates in it that fail, told from
+/// reading it once:
 /// every `www.` candidate starting after `dead_from` and before
 /// `dead_until` fails. Before the full reading of a `www.` candidate the
 /// scanner reads the run from it, unless the candidate is inside the last
@@ -3050,6 +3057,14 @@ static WWW_RUN: [bool; 256] = {
 /// or the bound cut the run), and a new run starts past the last: each
 /// byte is read once.
 ///
+/// Prose glued to a label (§1.1) cuts a host only at a letter of a
+/// spaceless script, all of which take three bytes, right after an ASCII
+/// letter: a run that holds no letter of three bytes after an ASCII one
+/// (`glue` false) has no such cut, at least none before its end. Where it
+/// has one, only the `@` case below holds; where it holds letters of
+/// three bytes, the first case needs a maximum length of at least
+/// 3 × 254 + 3 bytes.
+///
 /// Let `e` be the end of the run and `s` a start in it after its first
 /// byte: the byte before `s` is of the run, so `s` is in plain context,
 /// and the forward scan from `s` reads the run without stopping (unless a
@@ -3057,11 +3072,12 @@ static WWW_RUN: [bool; 256] = {
 /// rejected all the same). Then:
 /// - `s + max_len < e`, or `s + max_len = e` with a byte there: the
 ///   candidate is cut at the maximum length, its authority a host (no `:`,
-///   no `,`, no prose glued to an ASCII or two-byte label) of at least
-///   `max_len - 1` ≥ 511 bytes of characters of at most two bytes, 256
-///   characters or more, each at least one byte of its ASCII form: too
-///   long for DNS (253).
-/// - `e` holds `@`: the host ends there, before an address.
+///   no `,`, no prose glued) of at least `max_len - 1` ≥ 511 bytes of
+///   characters of at most two bytes, 256 characters or more (or of
+///   `max_len - 2` bytes of characters of at most three), each at least
+///   one byte of its ASCII form: too long for DNS (253).
+/// - `e` holds `@`: the host ends there, before an address (or the
+///   candidate is cut at the maximum length first, the case above).
 /// - `e` holds a byte that ends every candidate (white space, `" < > \ |`
 ///   and the like), or the haystack ends: the candidate ends at `e`,
 ///   unless cut at a `[` or `{` after `s` (none where `s` is past `lo`,
@@ -3087,6 +3103,11 @@ struct WwwRun {
     open: bool,
     /// The last `[` or `{` of `from..end`; `from` if none.
     lo: usize,
+    /// `from..end` holds a letter of three bytes ...
+    three: bool,
+    /// ... right after an ASCII letter (where prose may be glued to a
+    /// label: see the type).
+    glue: bool,
     dead_from: usize,
     dead_until: usize,
 }
@@ -3105,6 +3126,14 @@ impl WwwRun {
         start < self.dead_until
             && (start > self.dead_from
                 || (plain && start == self.from && self.dead_from == self.from))
+    }
+
+    /// Whether `from..to` lies in the run read so far, which holds no
+    /// letter of three bytes right after an ASCII letter (so no prose
+    /// glued to a label: only a spaceless script glues, and its letters
+    /// all take three bytes).
+    fn glue_free_over(&self, from: usize, to: usize) -> bool {
+        self.from <= from && to <= self.end && !self.glue
     }
 
     /// Whether this run reads on from where it stopped for a `www.`
@@ -3144,6 +3173,8 @@ impl WwwRun {
                 end: start,
                 open: true,
                 lo: start,
+                three: false,
+                glue: false,
                 dead_from: start,
                 dead_until: start,
             };
@@ -3162,10 +3193,16 @@ impl WwwRun {
                 {
                     e += 1;
                 }
-            } else if b < 0xE0 && e + 2 <= run.len() && word_len_at(hay, e) == 2 {
-                e += 2;
             } else {
-                break;
+                let n = word_len_at(hay, e);
+                if n == 0 || e + n > run.len() {
+                    break;
+                }
+                if n == 3 {
+                    self.three = true;
+                    self.glue |= hay[e - 1].is_ascii_alphabetic();
+                }
+                e += n;
             }
         }
         let read = e - self.end;
@@ -3197,18 +3234,36 @@ impl WwwRun {
     fn dead(&self, hay: &[u8], max_len: usize) -> (usize, usize) {
         let (from, e, lo) = (self.from, self.end, self.lo);
         let present = e < hay.len();
-        let truncated = (e + usize::from(present)).saturating_sub(max_len);
+        // A host cut at the maximum length is too long where its characters
+        // take at most two bytes, or three and the maximum length is at
+        // least 3 × 254 + 3 bytes (the cut may fall two bytes short of it,
+        // a root dot is not counted), and no prose glued to a label cut
+        // it before.
+        let cut_too_long = !self.three || (!self.glue && max_len >= 3 * (MAX_HOST_LEN + 1) + 3);
+        let truncated = if cut_too_long {
+            (e + usize::from(present)).saturating_sub(max_len)
+        } else {
+            from
+        };
         if self.open && present {
             // Only what lies before the bound is known.
             return (from, truncated);
         }
         if present && hay[e] == b'@' {
-            return (from, e);
+            // (A candidate reading to the maximum length first is cut there.)
+            return if cut_too_long {
+                (from, e)
+            } else {
+                (from.max(e.saturating_sub(max_len)), e)
+            };
         }
-        if present
-            && (hay[e] >= 0x80 || ASCII[hay[e] as usize] & (ascii::IRI | ascii::TEXT_EXTRA) != 0)
+        if self.glue
+            || present
+                && (hay[e] >= 0x80
+                    || ASCII[hay[e] as usize] & (ascii::IRI | ascii::TEXT_EXTRA) != 0)
         {
-            // A byte that may or may not end a candidate.
+            // A byte that may or may not end a candidate, or a host prose
+            // may be glued to.
             return (from, truncated);
         }
         // The end after trimming (ASCII: `-` and the trimmed punctuation;
@@ -4308,6 +4363,7 @@ mod tests {
         ("www.ą[", "www.ą["),
         ("www.a.b.c%", "www.a.b.c%"),
         ("www.a.b.c,", "www.a.b.c,"),
+        ("www.例.b.c[", "www.例.b.c["),
     ];
 
     /// Runs of candidate characters, each `unit` `count` times and a
@@ -4505,6 +4561,9 @@ mod tests {
             "www.a.b",
             "www.a-",
             "www.a.b~c",
+            "www.例.b.c[",
+            "www.a例[",
+            "www.例.b(",
         ];
         let ends = [
             "",
@@ -4527,7 +4586,7 @@ mod tests {
             rng ^= rng << 17;
             rng as usize
         };
-        for unit in units {
+        for (unit, max_len) in units.iter().flat_map(|u| [(u, 512), (u, 800)]) {
             for n in [30, 70, 90, 200] {
                 for end in ends {
                     let text = format!("{}{end}{}", unit.repeat(n), unit.repeat(2));
@@ -4535,7 +4594,7 @@ mod tests {
                     let sc = Scanner::new(
                         hay,
                         Options {
-                            max_len: 512,
+                            max_len,
                             ..Options::default()
                         },
                     );
@@ -4550,14 +4609,14 @@ mod tests {
                         let from = starts[next() % starts.len()];
                         let cut = from + 1 + next() % (hay.len() - from);
                         let mut run = WwwRun::default();
-                        run.read(&hay[..cut], from, 512);
+                        run.read(&hay[..cut], from, max_len);
                         // Read on in the whole text, as the next window
                         // would.
                         let later = starts.iter().find(|&&s| s > from && s <= run.end);
                         if let Some(&s) = later
                             && run.goes_on_at(s, hay.len())
                         {
-                            run.read(hay, s, 512);
+                            run.read(hay, s, max_len);
                         }
                         for &s in &starts {
                             let plain = sc.context(s) == Context::Plain;
@@ -4570,7 +4629,13 @@ mod tests {
                             }
                         }
                     }
-                    if n >= 200 && end.is_empty() && !unit.ends_with(['b', 'c', '-']) {
+                    let three = unit.bytes().any(|b| b >= 0xE0);
+                    if n >= 200
+                        && end.is_empty()
+                        && !unit.ends_with(['b', 'c', '-'])
+                        && (!three || max_len > 765)
+                        && *unit != "www.a例["
+                    {
                         assert!(condemned > 0, "{text:?}");
                     }
                 }
