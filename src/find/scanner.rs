@@ -3426,9 +3426,29 @@ impl BracketRun {
 /// within it (docs/rules.md §1.2). The forward scan already ended the
 /// candidate at any closer that closes nothing, so brackets nest here.
 pub(crate) fn first_unclosed_bracket(hay: &[u8], from: usize, to: usize) -> Option<usize> {
-    let mut open = Vec::new();
-    unclosed_brackets(hay, from, to, &mut open);
-    open.first().copied()
+    // The bottom of `unclosed_brackets`' stack, without the stack: the
+    // opener pushed when it was last empty, if it is not empty at the end.
+    let (mut depth, mut bottom) = (0usize, 0);
+    for (i, &b) in hay[from..to].iter().enumerate() {
+        match b {
+            b'[' | b'{' => {
+                if depth == 0 {
+                    bottom = from + i;
+                }
+                depth += 1;
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let first = (depth > 0).then_some(bottom);
+    #[cfg(debug_assertions)]
+    {
+        let mut open = Vec::new();
+        unclosed_brackets(hay, from, to, &mut open);
+        debug_assert_eq!(first, open.first().copied());
+    }
+    first
 }
 
 /// Fills `open` with the `[` and `{` of `hay[from..to]` that no `]` or `}`
