@@ -1240,6 +1240,20 @@ mod tests {
         assert_eq!(fast("<http://a.b,c/\nd>", true, true, 512).len(), 1);
     }
 
+    /// An `@` right at the maximum length after a `www.` host is not read:
+    /// the candidate is cut there (and at its comma), no address. Found by
+    /// a review and by `agree_on_dense_triggers`.
+    #[test]
+    fn an_at_sign_at_the_maximum_length_is_not_read() {
+        for unit in ["www.例.b,", "www.a.b.c,", "www.é.b,", "www.例.b.c,"] {
+            for pad in 500..506 {
+                let t = format!("{unit}{}@x", "x".repeat(pad));
+                assert_agree(&t, true, true, 512);
+                assert_agree(&t, true, false, 512);
+            }
+        }
+    }
+
     /// A bracket in an authority whose host fails: the host check is not
     /// final while an unclosed `[` may end the IRI in front of it.
     // Found by `agree_on_truncation`.

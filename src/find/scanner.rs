@@ -1965,8 +1965,10 @@ impl<'h> Scanner<'h> {
             if stop != Stop::Delimiter && unclosed(&fw, stop, end) {
                 return Err(Wrap::Unclosed);
             }
-            if kind == Kind::Www && hay.get(end) == Some(&b'@') {
-                // `www.foo.bar@baz.com` is an e-mail address.
+            if kind == Kind::Www && stop != Stop::Limit && hay.get(end) == Some(&b'@') {
+                // `www.foo.bar@baz.com` is an e-mail address. (An `@` right
+                // at the maximum length is not read: the candidate is cut
+                // there.)
                 self.www_failed(spec, &fw, end, None, state);
                 return Err(Wrap::Rejected);
             }
