@@ -1140,19 +1140,7 @@ mod tests {
     /// end.
     #[test]
     fn agree_in_runs_of_www_hosts_read_once() {
-        let units = [
-            "www.a[",
-            "www.a.b.c(",
-            "www.a.b.c^",
-            "www.a.b.c%",
-            "www.ą[",
-            "[www.a",
-            "www.a.b.c!",
-            "www.é.b.c",
-            "www.例.b.c[",
-            "www.a例[",
-            "www.例.b(",
-        ];
+        let units = crate::find::scanner::WWW_RUN_UNITS;
         let ends = ["", " x", "@b.example", ",", ")", "/", "'", "|", "例", "é "];
         // A host cut at the maximum length where prose is glued to its
         // long last label: cut at the glue, a link.
@@ -1181,7 +1169,7 @@ mod tests {
             (90, 8192),
         ];
         let long = [(1400, 8192)];
-        for unit in units {
+        for &unit in units {
             let wide = unit == "www.ą[";
             for (n, max_len) in sizes.iter().chain(if wide { &long[..] } else { &[] }) {
                 let ends = if *n > 1000 { &ends[..4] } else { &ends[..] };
