@@ -1149,6 +1149,17 @@ mod tests {
             assert_agree(&t, true, true, max_len);
             assert_eq!(fast(&t, true, true, max_len).len(), 1, "{t:?}");
         }
+        // Labels of three-byte letters short enough in their ASCII form
+        // for a host cut at a maximum length under 3 × 254 + 3 bytes to
+        // pass: such a cut candidate is a (truncated) link. Found by the
+        // third review.
+        for max_len in [512, 600, 765, 800] {
+            for tail in ["b.c", "b~c", "b.c "] {
+                let t = format!("www.{}{tail}", format!("{}.", "例".repeat(50)).repeat(4));
+                assert_agree(&t, true, true, max_len);
+                assert_agree(&format!("x {t}"), true, true, max_len);
+            }
+        }
         // And one ended by white space holding a sub-delimiter after the
         // glue, or long.
         for t in [

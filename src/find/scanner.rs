@@ -3083,8 +3083,9 @@ static WWW_RUN: [bool; 256] = {
 /// - `e` holds a byte that ends every candidate (white space, `" < > \ |`
 ///   and the like), or the haystack ends: the candidate ends at `e`,
 ///   unless cut at a `[` or `{` after `s` (none where `s` is past `lo`,
-///   the last of them), and is trimmed to `t` (the same `t` for every `s`
-///   before it). Its host `s..t` fails where it holds a sub-delimiter,
+///   the last of them) or at the maximum length (the first case, or none
+///   where `s` is past `e - max_len`), and is trimmed to `t` (the same `t`
+///   for every `s` before it). Its host `s..t` fails where it holds a sub-delimiter,
 ///   `~` or `(` (the last one, `x`: `s <= x`), or has 509 bytes or more
 ///   (254 characters). This holds where the input goes on past the end of
 ///   a window as well: a scan from `s` then reads on past `e`, and every
@@ -3301,12 +3302,20 @@ impl WwwRun {
             })
             .map_or(0, |i| floor + i + 1);
         let failing = x.max(long);
-        if lo < truncated {
+        // Those rules hold for the starts whose reading gets to `e`: past
+        // `lo`, and, where a candidate cut at the maximum length need not
+        // be too long, past `e - max_len`.
+        let reaching = if cut_too_long {
+            lo
+        } else {
+            lo.max(e.saturating_sub(max_len))
+        };
+        if reaching < truncated {
             (from, truncated.max(failing))
         } else if truncated > from + 1 {
             (from, truncated)
         } else {
-            (lo, failing)
+            (reaching, failing)
         }
     }
 }
