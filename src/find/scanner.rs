@@ -2202,21 +2202,22 @@ impl<'h> Scanner<'h> {
         }
         state.work += (c - from) as u64;
         let bound = limit.min(hay.len());
-        let (f, mut z, found) = state.comma_probe;
-        if !(f <= c + 1 && c < z) || (!found && z < bound) {
+        let (f, z, found) = state.comma_probe;
+        let inside = f <= c + 1 && c < z;
+        let (z, found) = if inside && (found || z >= bound) {
+            (z, found)
+        } else {
             // Look on from where the last look stopped, if `c` is inside
             // it, else from `c`: every byte is looked at about once.
-            let mut p = if f <= c + 1 && c < z { z } else { c + 1 };
-            let f = if f <= c + 1 && c < z { f } else { c + 1 };
-            let start = p;
+            let (f, start) = if inside { (f, z) } else { (c + 1, c + 1) };
+            let mut p = start;
             while p < bound && !AUTHORITY_ENDS_OR_AT[hay[p] as usize] {
                 p += 1;
             }
             state.work += (p - start) as u64;
-            z = p;
-            state.comma_probe = (f, z, p < bound);
-        }
-        let (_, z, found) = state.comma_probe;
+            state.comma_probe = (f, p, p < bound);
+            (p, p < bound)
+        };
         !(found && z < bound && hay[z] == b'@')
     }
 
