@@ -87,7 +87,9 @@ use std::sync::LazyLock;
 use crate::chars::ascii::{self, ASCII, ascii_is};
 use crate::chars::byte_mask::ByteMasks;
 use crate::chars::byte_search::{EitherByte, either_mask_of_64, find_byte, rfind_byte};
-use crate::chars::utf8::{decode_at, decode_before, decode_two_byte, is_continuation};
+use crate::chars::utf8::{
+    decode_at, decode_before, decode_two_byte, is_continuation, sequence_len,
+};
 use crate::find::host_plausibility::{
     MAX_HOST_LEN, check_dns_host, check_dns_host_masked, glued_prose_at, is_dotless_non_ascii,
     is_spaceless_script, last_non_dns_char,
@@ -815,7 +817,10 @@ impl<'h> Scanner<'h> {
                 let end = self.run_end(state.pos);
                 state.work += (end - state.pos) as u64;
                 state.pos = end;
-                if end == hay.len() {
+                // The run goes on past the bytes at hand, or may: a
+                // character the window's end cuts short is decided by the
+                // next window (whole, it may go on with the run).
+                if end == hay.len() || end + sequence_len(hay[end]) > hay.len() {
                     return;
                 }
                 state.skipping = false;
