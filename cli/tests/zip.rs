@@ -502,11 +502,13 @@ fn stats_count_the_decompressed_bytes() {
 #[test]
 fn a_signal_stops_a_decompressed_file_at_its_next_read() {
     let dir = TempDir::new("signal");
-    // 64 MiB decompressed: 64 gzip members of 1 MiB each (made once).
+    // 1 GiB decompressed: 1,024 gzip members of 1 MiB each (made once;
+    // a few megabytes on disk), more than a release build reads in the
+    // half second before the signal.
     let line = "see http://a.example/ and more words on the line\n";
     let mib: String = line.repeat((1 << 20) / line.len());
     let member = gzip(mib.as_bytes());
-    let members = 64;
+    let members = 1024;
     dir.write("big.gz", member.repeat(members));
     let total = members * mib.matches("http").count();
     let child = Command::new(BIN)

@@ -106,9 +106,13 @@ use crate::iri::percent::is_triplet;
 pub(crate) const MAX_RUN: usize = 64;
 
 /// How far before a trigger the scan may read: the longest scheme or local
-/// part, the character before it and a `<URL:` prefix. The streaming
-/// driver keeps this much before the scan position when it refills.
-pub(crate) const LOOKBEHIND: usize = MAX_RUN + 16;
+/// part (the run before the `:` or `@`, [`MAX_RUN`] + 1 bytes at most),
+/// the two characters before it or a `<URL:` prefix, and for a run that
+/// starts with the `n`, `r` or `t` of a `\n` escape the backslashes
+/// before it ([`after_escape`] counts up to [`MAX_RUN`] of them: an odd
+/// count makes an escape). The streaming drivers keep this much before
+/// the scan position when they roll.
+pub(crate) const LOOKBEHIND: usize = 2 * MAX_RUN + 16;
 
 /// How far beyond the maximum IRI length after a trigger the scan may read
 /// (the character that ends a candidate, a footnote mark).

@@ -539,15 +539,18 @@ mod tests {
             s.skipping = skipping;
             s
         };
-        let a = state(1000, 900, false);
-        assert!(same_course(&a, &state(1000, 900, false)));
+        // A candidate that ended farther back than a backward scan reads,
+        // and one within its reach.
+        let (far, near) = (1000 - LOOKBEHIND - 20, 1000 - LOOKBEHIND / 2);
+        let a = state(1000, far, false);
+        assert!(same_course(&a, &state(1000, far, false)));
         assert!(same_course(&a, &state(1000, 0, false)));
         assert!(same_course(&a, &state(1000, 1000 - LOOKBEHIND, false)));
         assert!(!same_course(&a, &state(1000, 1001 - LOOKBEHIND, false)));
-        assert!(!same_course(&a, &state(1001, 900, false)));
-        assert!(!same_course(&a, &state(1000, 900, true)));
+        assert!(!same_course(&a, &state(1001, far, false)));
+        assert!(!same_course(&a, &state(1000, far, true)));
         assert!(!same_course(
-            &state(1000, 950, false),
+            &state(1000, near, false),
             &state(1000, 0, false)
         ));
     }

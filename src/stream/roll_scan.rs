@@ -227,6 +227,12 @@ mod tests {
         "http://[",
         "x:",
         "mailto:a",
+        // Escapes before a scheme (`\nhttp`): their backslashes are
+        // counted back.
+        "\\",
+        "\\\\\\\\",
+        "nms-settings-airplanemode:x",
+        "n",
     ];
 
     /// A few favourite units repeated (with others now and then) up to a
@@ -310,6 +316,45 @@ mod tests {
                         rolled(text.as_bytes(), opts, block, incremental),
                         expected,
                         "padding {pad}, blocks of {block}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether `\n` before a scheme is an escape (so that the scheme
+    /// starts after the `n`) depends on the parity of up to 64 backslashes
+    /// before it, which the roll must keep: with 70 (even) no link starts,
+    /// and a window keeping only the last 55 to 63 of them found
+    /// `ms-settings-airplanemode:x` (the run `nms-settings-…` is no
+    /// scheme, the run after the escape is).
+    #[test]
+    fn the_backslashes_before_an_escape_stay_in_the_window() {
+        let opts = Options {
+            www: true,
+            email: true,
+            max_len: 512,
+        };
+        for backslashes in 55..80 {
+            for padding in [0, 1, 100] {
+                let text = format!(
+                    "{}{}nms-settings-airplanemode:x {}",
+                    " ".repeat(padding),
+                    "\\".repeat(backslashes),
+                    " ".repeat(600)
+                );
+                let expected = whole(text.as_bytes(), opts);
+                let odd = backslashes.min(64) % 2 == 1;
+                assert_eq!(
+                    expected.len(),
+                    usize::from(odd),
+                    "{backslashes}: {expected:?}"
+                );
+                for block in [1, 2, 3, 5] {
+                    assert_eq!(
+                        rolled(text.as_bytes(), opts, block, false),
+                        expected,
+                        "{backslashes} backslashes after {padding} spaces, blocks of {block}"
                     );
                 }
             }
