@@ -781,6 +781,13 @@ mod tests {
     /// `dead_dns_authority`, the `www.` memo and its search skip, hosts too
     /// long to check in full), and their near misses.
     const DENSE_UNITS: &[&str] = &[
+        // `www.` hosts of two labels before a path or fragment (rejected
+        // at a glance), and near misses.
+        "www.a/",
+        "WWW.a-1#",
+        "www.a_b/",
+        "www.a./",
+        "www.a?",
         "a@",
         "x:",
         "a:",
@@ -1035,6 +1042,31 @@ mod tests {
             naive_scan(t, www, email, max_len),
             "{t:?}"
         );
+    }
+
+    /// `www.` hosts of two labels whose authority ends at `/` or `#`, which
+    /// the scanner rejects at a glance, in every context and at the edges
+    /// of the maximum length; and hosts that look alike but are read.
+    #[test]
+    fn www_hosts_of_two_labels_before_a_path() {
+        let label = "a".repeat(600);
+        for t in [
+            "www.a/[www.a/[www.a/[".to_string(),
+            "www.a/ www.a.b/ www.a# www.a-b#x WWW.A/ www./ www.-/".to_string(),
+            "www.example.com/x www.ab.cd#y www.a-1.example/ WWW.EXAMPLE.ORG/".to_string(),
+            // Read in full (a bracket, a wrapped line): past the glance.
+            "www.example.com/[x] www.ab.cd/(y) <www.example.com/a\n b> www.a/[x]".to_string(),
+            "<www.a/> (www.a/) \"www.a/\" ‘www.a/’ [www.a/] <URL:www.a/>".to_string(),
+            "www.a_b/ www.a./ www.a:80/ www.a?x www.a@b.c/ www.aé/ www.a.例/".to_string(),
+            format!("www.{label}/ www.{}/", &label[..500]),
+            format!("www.a.{label}/"),
+        ] {
+            for max_len in [512, 8192] {
+                for (www, email) in [(true, true), (true, false)] {
+                    assert_agree(&t, www, email, max_len);
+                }
+            }
+        }
     }
 
     /// Two disagreements a review found (its throwaway property tests):
