@@ -235,6 +235,12 @@ pub const ADVERSARIAL: &[(&str, &str)] = &[
     ("www-runs", "www."),
     ("open-brackets", "http://["),
     ("www-brackets", "www.a["),
+    // Triggers every few bytes that only a lookup or a reading of the
+    // candidate rejects.
+    ("www-two-labels", "www.a/["),
+    ("word-colons", "ab:"),
+    ("file-colons", "file:"),
+    ("colon-paths", "x:/a"),
 ];
 
 pub fn adversarial(unit: &str, bytes: usize) -> String {

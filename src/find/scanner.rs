@@ -4461,6 +4461,12 @@ mod tests {
         ("www.a.b.c%", "www.a.b.c%"),
         ("www.a.b.c,", "www.a.b.c,"),
         ("www.例.b.c[", "www.例.b.c["),
+        // Triggers that a lookup or the full reading rejects.
+        ("www.a/[", "www.a/["),
+        ("www.a#[", "www.a#["),
+        ("ab:", "ab:"),
+        ("file:", "file:"),
+        ("x:/a", "x:/a"),
     ];
 
     /// Runs of candidate characters, each `unit` `count` times and a
