@@ -788,6 +788,8 @@ mod tests {
         "www.a_b/",
         "www.a./",
         "www.a?",
+        "www.a.b.c%",
+        "-?",
         "a@",
         "x:",
         "a:",
@@ -1042,6 +1044,23 @@ mod tests {
             naive_scan(t, www, email, max_len),
             "{t:?}"
         );
+    }
+
+    /// A `www.` host that fails where its authority ends at a `?` leaves no
+    /// memo while trimming may still take the `?` and what is before it
+    /// (`-`, `!`) back out of the host: the candidate 250 bytes before the
+    /// end of `www.a.b.c%…-?` is a link. (Found by an audit of the
+    /// streaming drivers: the memo condemned it, or not, by where the
+    /// windows fell.)
+    #[test]
+    fn a_failed_host_before_a_trimmed_query() {
+        for units in [26, 54, 100] {
+            for tail in ["-?", "!?", "?"] {
+                let t = format!("{}{tail} x", "www.a.b.c%".repeat(units));
+                assert_agree(&t, true, true, 512);
+                assert_agree(&t, true, false, 8192);
+            }
+        }
     }
 
     /// `www.` hosts of two labels whose authority ends at `/` or `#`, which

@@ -2038,8 +2038,14 @@ impl<'h> Scanner<'h> {
                 // trimmed): its checks then leave no memo (on a copy of
                 // the state), as `cut_in_authority_fails` leaves none; the
                 // host the candidate ends with is checked on the state.
+                // So with a `?`: what follows it may all be trimmed, and
+                // trimming go on into the host (`…c%-?`: `…c%`), until
+                // `host_is_final` says otherwise — a memo of a failure
+                // trimming may undo would condemn later `www.` hosts that
+                // pass.
                 let open = fw.stack.iter().any(|&o| o == '[' || o == '{');
-                let passed = if open {
+                let query = hay[end] == b'?';
+                let passed = if open || query {
                     self.host_ok(spec, &fw, end, false, &mut state.clone())
                 } else {
                     self.host_ok(spec, &fw, end, false, state)
@@ -2052,6 +2058,10 @@ impl<'h> Scanner<'h> {
                     // (An unclosed `[` or `{` in the authority may yet end
                     // the IRI in front of it, host and all: see
                     // `cut_in_authority_fails`.)
+                    if query && !open {
+                        // Final: now its memo may be kept.
+                        self.host_ok(spec, &fw, end, false, state);
+                    }
                     return Err(Wrap::Rejected);
                 }
             }
@@ -2129,7 +2139,14 @@ impl<'h> Scanner<'h> {
         }
         if let Some(a) = auth_end
             && checked != Some(end.min(a))
-            && !self.host_ok(spec, &fw, end.min(a), truncated && end <= a, state)
+            && !(if truncated && end > a && hay[a] == b'?' {
+                // Cut at the maximum length after its `?`: a later
+                // candidate reads on and may trim back into the host (see
+                // above), so a failure here leaves no memo.
+                self.host_ok(spec, &fw, a, false, &mut state.clone())
+            } else {
+                self.host_ok(spec, &fw, end.min(a), truncated && end <= a, state)
+            })
         {
             return Err(Wrap::Rejected);
         }

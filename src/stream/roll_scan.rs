@@ -233,6 +233,44 @@ mod tests {
         "\\\\\\\\",
         "nms-settings-airplanemode:x",
         "n",
+        // Runs of scheme and local-part characters up to and past
+        // `MAX_RUN` (read back from a `:` or `@`), and what may come
+        // before a candidate's start (`<URL:`, quotes).
+        "abcdefghijklmnopqrstuvwxyz012345",
+        "+",
+        "_",
+        "<URL:",
+        "\"",
+        "git@a.bc:x",
+        // Characters of four bytes: a letter of a spaceless script and
+        // one of another, which a local part, a host or a path may hold.
+        "𠀀",
+        "𝒜",
+        // Authorities the glances reject or read far into, and what ends
+        // or cuts a host.
+        "http://-a/",
+        "ftp://",
+        // A `?` after a long `www.` host, which trimming may take back
+        // into the host (see
+        // `a_host_failed_before_a_trimmed_query_condemns_no_later_host`).
+        "?",
+        "-?",
+        "!?",
+        "https://a.b?",
+        "#",
+        "%",
+        "!",
+        "~",
+        ":8",
+        "www.",
+        "WWW.",
+        "w",
+        "1",
+        "\t",
+        "\r\n",
+        "[1]",
+        "urn:x",
+        "magnet:?",
     ];
 
     /// A few favourite units repeated (with others now and then) up to a
@@ -355,6 +393,47 @@ mod tests {
                         rolled(text.as_bytes(), opts, block, false),
                         expected,
                         "{backslashes} backslashes after {padding} spaces, blocks of {block}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A `www.` host that fails its checks where its authority ends at a
+    /// `?` condemns no later `www.` candidate inside it while the `?` and
+    /// what precedes it may still be trimmed away: in
+    /// `www.a.b.c%www.a.b.c%…-?`, the candidate that starts 250 bytes
+    /// before the `-` is a link (`-?` trimmed, a host of 250 bytes), as
+    /// the reference scanner finds. The scan of the whole input rejects it
+    /// (the memo of failed hosts, `www_dead_*`, was recorded from an
+    /// earlier candidate's host `…c%-`, or `…c%!`, checked before its
+    /// trimming), and a roll scan finds it or not by where its windows
+    /// fall (54 units in blocks of 5 bytes: found), as the memo is kept or
+    /// forgotten. 26 units: the host checked at the `?` (`host_ok` in
+    /// `candidate_in` before `host_is_final`); 100: the host checked
+    /// after an earlier candidate was truncated right after the `?`.
+    #[test]
+    fn a_host_failed_before_a_trimmed_query_condemns_no_later_host() {
+        let opts = Options {
+            www: true,
+            email: true,
+            max_len: 512,
+        };
+        for units in [26, 54, 100] {
+            for tail in ["-?", "!?"] {
+                let text = format!("{}{tail}{}", "www.a.b.c%".repeat(units), " ".repeat(600));
+                let end = 10 * units;
+                let expected = [(end - 250, end, Kind::Www, false)];
+                assert_eq!(
+                    whole(text.as_bytes(), opts),
+                    expected,
+                    "{units} units, {tail:?}"
+                );
+                for block in [1, 2, 3, 5, 7, 600] {
+                    assert_eq!(
+                        rolled(text.as_bytes(), opts, block, false),
+                        expected,
+                        "{units} units, {tail:?}, blocks of {block}"
                     );
                 }
             }
