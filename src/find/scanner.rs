@@ -1243,10 +1243,13 @@ impl<'h> Scanner<'h> {
             // `http:/x` is a typo, `C:\` a path, `git:commit` a script
             // name: only registered schemes of two letters or more that
             // need no authority go without `//` (`file` with `/`).
-            if scheme.len() == 1 || dns || !self.opaque_starts_at(c + 1) {
+            // (The registry first: most words before a colon are in no
+            // entry, `key:value`, and a lookup costs less than the look
+            // at what follows.)
+            if scheme.len() == 1 || dns || !is_registered(scheme) {
                 return Err(c + 1);
             }
-            if !is_registered(scheme) || needs_slashes(scheme, &hay[c + 1..]) {
+            if !self.opaque_starts_at(c + 1) || needs_slashes(scheme, &hay[c + 1..]) {
                 return Err(c + 1);
             }
             c + 1

@@ -37,6 +37,49 @@ static SHORT: LazyLock<Vec<u64>> = LazyLock::new(|| {
     v
 });
 
+/// [`SHORT`] as an open-addressing hash table of [`SHORT_SLOTS`] words
+/// (0 for an empty slot: no scheme packs to 0), probed linearly from
+/// [`short_slot`]: a lookup reads a slot or two where the binary search
+/// read nine (`ab:ab:…`, every trigger a word to look up, spent a third of
+/// its instructions there).
+static SHORT_TABLE: LazyLock<Box<[u64; SHORT_SLOTS]>> = LazyLock::new(|| {
+    let mut table = Box::new([0u64; SHORT_SLOTS]);
+    for &word in SHORT.iter() {
+        let mut i = short_slot(word);
+        while table[i] != 0 {
+            i = (i + 1) % SHORT_SLOTS;
+        }
+        table[i] = word;
+    }
+    table
+});
+
+/// The slots of [`SHORT_TABLE`]: a power of two, about three times the
+/// short schemes, so that most lookups of a word that is no scheme end
+/// at the first slot.
+const SHORT_SLOTS: usize = 1024;
+
+/// Where a packed word's probe starts in [`SHORT_TABLE`]: the top bits of
+/// a multiplicative hash.
+#[inline]
+fn short_slot(word: u64) -> usize {
+    (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SHORT_SLOTS.trailing_zeros())) as usize
+}
+
+/// Whether the packed word is one of [`SHORT`].
+#[inline]
+fn is_short_scheme(word: u64) -> bool {
+    let table = &**SHORT_TABLE;
+    let mut i = short_slot(word);
+    loop {
+        match table[i] {
+            0 => return false,
+            w if w == word => return true,
+            _ => i = (i + 1) % SHORT_SLOTS,
+        }
+    }
+}
+
 /// `scheme` of eight bytes or fewer in lower case as a word, its bytes in
 /// order from the lowest and zeros after them. No registered scheme holds
 /// a zero byte, so a word is one scheme's only; bytes that end with a zero
@@ -47,10 +90,16 @@ fn packed(scheme: &[u8]) -> Option<u64> {
     if scheme.last() == Some(&0) {
         return None;
     }
-    let mut word = [0u8; 8];
-    word.get_mut(..scheme.len())?.copy_from_slice(scheme);
-    word.make_ascii_lowercase();
-    Some(u64::from_le_bytes(word))
+    if scheme.len() > 8 {
+        return None;
+    }
+    // A byte at a time: a copy of a length not known ahead was a call of
+    // `memcpy`.
+    let mut word = 0u64;
+    for (i, &b) in scheme.iter().enumerate() {
+        word |= u64::from(b.to_ascii_lowercase()) << (8 * i);
+    }
+    Some(word)
 }
 
 /// The registry's entries by first letter.
@@ -102,7 +151,7 @@ pub(crate) fn is_registered(scheme: &[u8]) -> bool {
         return false;
     }
     if let Some(word) = packed(scheme) {
-        return SHORT.binary_search(&word).is_ok();
+        return is_short_scheme(word);
     }
     // Lower case, on the stack (no allocation).
     let mut lower = [0u8; 64];
@@ -217,6 +266,14 @@ mod tests {
         assert!(short > 150);
         assert_eq!(SHORT.len(), short);
         assert!(SHORT.windows(2).all(|w| w[0] < w[1]));
+        // The hash table holds each of them once, and room to spare.
+        let held: Vec<u64> = SHORT_TABLE.iter().copied().filter(|&w| w != 0).collect();
+        assert_eq!(held.len(), short);
+        assert!(SHORT.iter().all(|&w| is_short_scheme(w)));
+        assert!(
+            3 * short < SHORT_SLOTS * 2,
+            "{short} schemes in {SHORT_SLOTS} slots"
+        );
     }
 
     /// Every entry is found through its first letter's range, in any
