@@ -1794,8 +1794,11 @@ impl<'h> Scanner<'h> {
             && let Some(m) = masks
             && p == from
             && matches!(hay.get(p), Some(b'/' | b'#'))
-            // (The masks hold bytes after the host too.)
-            && (m.dots & ((1u64 << (p - body)) - 1)).count_ones() < 2
+            // (The masks hold bytes after the host too. A `_` the glance
+            // does not take: such a host is checked in full.)
+            && let host = (1u64 << (p - body)) - 1
+            && (m.dots & host).count_ones() < 2
+            && m.underscores & host == 0
         {
             return Err(p - body);
         }
