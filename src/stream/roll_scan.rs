@@ -4,7 +4,7 @@
 //! The [`Searcher`](crate::Searcher) fills it from a reader, the
 //! [`PushScanner`](crate::PushScanner) from pushed chunks.
 
-use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, Options, ScanState, Scanner};
+use crate::find::scanner::{LOOKAHEAD, LOOKBEHIND, MIN_MAX_LEN, Options, ScanState, Scanner};
 use crate::stream::locating::{Found, Lines};
 use crate::stream::roll_buffer::RollBuffer;
 use crate::stream::settled::Settled;
@@ -46,7 +46,9 @@ impl RollScan {
         RollScan {
             opts,
             min_roll: block.min(MIN_ROLL),
-            margin: opts.max_len + LOOKAHEAD,
+            // (The scanner reads as far as the least maximum length it
+            // takes, whatever `opts` says.)
+            margin: opts.max_len.max(MIN_MAX_LEN) + LOOKAHEAD,
             buf: RollBuffer::default(),
             base: 0,
             state: ScanState::default(),
@@ -437,6 +439,29 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A maximum length under the least one the scanner takes is read as
+    /// that least one, by the scanner and by the roll alike: a candidate
+    /// truncated at 512 bytes is decided with 512 + 16 bytes after its
+    /// trigger, not 100 + 16.
+    #[test]
+    fn a_maximum_length_under_the_least_is_the_least() {
+        let opts = Options {
+            www: true,
+            email: true,
+            max_len: 100,
+        };
+        let text = format!("http://a.example/{} www.b.example x", "a".repeat(700));
+        let expected = whole(text.as_bytes(), opts);
+        assert_eq!(expected[0], (0, 512, Kind::Iri, true), "{expected:?}");
+        for block in [1, 7, 64, 600] {
+            assert_eq!(
+                rolled(text.as_bytes(), opts, block, false),
+                expected,
+                "{block}"
+            );
         }
     }
 }
