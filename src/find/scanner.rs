@@ -1579,7 +1579,7 @@ impl<'h> Scanner<'h> {
         let hay = self.hay;
         let lim = hay.len().min(start + self.opts.max_len);
         let mut p = start + 4;
-        while p < lim && (hay[p].is_ascii_alphanumeric() || hay[p] == b'-') {
+        while p < lim && ascii_is(hay[p], ascii::LDH) {
             p += 1;
         }
         p < lim && matches!(hay[p], b'/' | b'#')

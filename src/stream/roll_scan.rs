@@ -194,6 +194,36 @@ mod tests {
         out
     }
 
+    /// Options with `www.` hosts and e-mail addresses, at `max_len`.
+    fn options(max_len: usize) -> Options {
+        Options {
+            www: true,
+            email: true,
+            max_len,
+        }
+    }
+
+    /// Asserts that a roll scan of `text` in blocks of each of `blocks`
+    /// (`incremental` each way given) finds `expected`.
+    fn assert_rolls_to(
+        text: &str,
+        opts: Options,
+        blocks: &[usize],
+        incremental: &[bool],
+        expected: &[Span],
+        what: &str,
+    ) {
+        for &block in blocks {
+            for &incremental in incremental {
+                assert_eq!(
+                    rolled(text.as_bytes(), opts, block, incremental),
+                    expected,
+                    "{what}, blocks of {block}"
+                );
+            }
+        }
+    }
+
     /// Pieces that put triggers, truncated candidates and characters of
     /// two to four bytes (which a block may cut) every few bytes.
     const UNITS: &[&str] = &[
@@ -321,7 +351,7 @@ mod tests {
             block in 1..2000usize,
             incremental: bool,
         ) {
-            let opts = Options { www: true, email: true, max_len };
+            let opts = options(max_len);
             prop_assert_eq!(
                 rolled(t.as_bytes(), opts, block, incremental),
                 whole(t.as_bytes(), opts),
@@ -341,24 +371,13 @@ mod tests {
     // 4096-byte ones).
     #[test]
     fn a_truncated_run_goes_on_over_a_character_a_block_cuts() {
-        let opts = Options {
-            www: true,
-            email: true,
-            max_len: 512,
-        };
+        let opts = options(512);
         for pad in 1030..1080 {
             let text = format!("www.a.b/{}例www.b.c", "a".repeat(pad));
             let expected = whole(text.as_bytes(), opts);
             assert_eq!(expected, [(0, 512, Kind::Www, true)], "{pad}");
-            for block in [1, 2, 3] {
-                for incremental in [false, true] {
-                    assert_eq!(
-                        rolled(text.as_bytes(), opts, block, incremental),
-                        expected,
-                        "padding {pad}, blocks of {block}"
-                    );
-                }
-            }
+            let what = format!("padding {pad}");
+            assert_rolls_to(&text, opts, &[1, 2, 3], &[false, true], &expected, &what);
         }
     }
 
@@ -370,11 +389,7 @@ mod tests {
     /// scheme, the run after the escape is).
     #[test]
     fn the_backslashes_before_an_escape_stay_in_the_window() {
-        let opts = Options {
-            www: true,
-            email: true,
-            max_len: 512,
-        };
+        let opts = options(512);
         for backslashes in 55..80 {
             for padding in [0, 1, 100] {
                 let text = format!(
@@ -390,13 +405,8 @@ mod tests {
                     usize::from(odd),
                     "{backslashes}: {expected:?}"
                 );
-                for block in [1, 2, 3, 5] {
-                    assert_eq!(
-                        rolled(text.as_bytes(), opts, block, false),
-                        expected,
-                        "{backslashes} backslashes after {padding} spaces, blocks of {block}"
-                    );
-                }
+                let what = format!("{backslashes} backslashes after {padding} spaces");
+                assert_rolls_to(&text, opts, &[1, 2, 3, 5], &[false], &expected, &what);
             }
         }
     }
@@ -416,11 +426,7 @@ mod tests {
     /// after an earlier candidate was truncated right after the `?`.
     #[test]
     fn a_host_failed_before_a_trimmed_query_condemns_no_later_host() {
-        let opts = Options {
-            www: true,
-            email: true,
-            max_len: 512,
-        };
+        let opts = options(512);
         for units in [26, 54, 100] {
             for tail in ["-?", "!?"] {
                 let text = format!("{}{tail}{}", "www.a.b.c%".repeat(units), " ".repeat(600));
@@ -431,13 +437,15 @@ mod tests {
                     expected,
                     "{units} units, {tail:?}"
                 );
-                for block in [1, 2, 3, 5, 7, 600] {
-                    assert_eq!(
-                        rolled(text.as_bytes(), opts, block, false),
-                        expected,
-                        "{units} units, {tail:?}, blocks of {block}"
-                    );
-                }
+                let what = format!("{units} units, {tail:?}");
+                assert_rolls_to(
+                    &text,
+                    opts,
+                    &[1, 2, 3, 5, 7, 600],
+                    &[false],
+                    &expected,
+                    &what,
+                );
             }
         }
     }
@@ -448,20 +456,17 @@ mod tests {
     /// trigger, not 100 + 16.
     #[test]
     fn a_maximum_length_under_the_least_is_the_least() {
-        let opts = Options {
-            www: true,
-            email: true,
-            max_len: 100,
-        };
+        let opts = options(100);
         let text = format!("http://a.example/{} www.b.example x", "a".repeat(700));
         let expected = whole(text.as_bytes(), opts);
         assert_eq!(expected[0], (0, 512, Kind::Iri, true), "{expected:?}");
-        for block in [1, 7, 64, 600] {
-            assert_eq!(
-                rolled(text.as_bytes(), opts, block, false),
-                expected,
-                "{block}"
-            );
-        }
+        assert_rolls_to(
+            &text,
+            opts,
+            &[1, 7, 64, 600],
+            &[false],
+            &expected,
+            "max_len 100",
+        );
     }
 }
