@@ -914,6 +914,34 @@ mod tests {
         "www.a.b,c:",
         "www.例.b.c[",
         "www.a例[",
+        // Words before a colon without `//` that the word alone rejects
+        // (`colon_word_rejected`), and near misses it leaves to
+        // `try_scheme`: registered, escaped, glued, longer than a word.
+        "file:",
+        "FILE:/",
+        "File:x",
+        "x:/a",
+        "Urn:",
+        "urn:x",
+        "mailto:",
+        "tel:+1",
+        "news:a",
+        "HTTP:a",
+        "ftp:",
+        "2ab:",
+        "_ab:",
+        "a_ab:",
+        "\\nab:",
+        "\\nurn:x",
+        "\\tel:1",
+        "\\",
+        "ab1:",
+        "1.b+c:",
+        "a-b.c+d:",
+        "abcdefgh:",
+        "abcdefghi:",
+        "z39.50r:",
+        "iris.beep:",
     ];
 
     /// A unit of one to three pieces repeated up to a few kilobytes, with

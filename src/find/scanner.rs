@@ -97,7 +97,9 @@ use crate::find::host_plausibility::{
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii, word_len_at,
 };
-use crate::find::schemes::{is_registered, needs_slashes, word_of};
+use crate::find::schemes::{
+    is_registered, is_registered_word, needs_slashes, word_needs_slashes, word_of,
+};
 use crate::iri::percent::is_triplet;
 
 /// A scheme, or an e-mail local part, longer than this is not one: the run
@@ -789,6 +791,55 @@ fn is_dns_scheme_at(hay: &[u8], start: usize, c: usize) -> bool {
         | (lower == word_of(b"ws"))
 }
 
+/// For a `:` at `c` that `//` does not follow and where an opaque part may
+/// start (`Scanner::opaque_starts_at(c + 1)`): whether `try_scheme`
+/// rejects it for the word before it alone, read from one load of the
+/// eight bytes before the colon. That word, as [`scheme_start`] finds it,
+/// is no scheme (`2ab:`), a letter (`a:`), not registered (`ab:`, `key:`)
+/// or one that needs `//` here ([`word_needs_slashes`]: `http:x`,
+/// `file:x`). False where it is not sure: a run of more than eight scheme
+/// characters, or one after a `\` or `_` (an escape, an identifier),
+/// or at the input's first eight bytes; `try_scheme` then decides. (A
+/// trigger every three bytes, `ab:ab:…`, took 360 instructions each
+/// through the scan and `try_scheme`.)
+#[inline]
+fn colon_word_rejected(hay: &[u8], c: usize, floor: usize) -> bool {
+    let Some(eight) = c.checked_sub(8).and_then(|b| hay.get(b..c)) else {
+        return false;
+    };
+    let lo = floor.max(c.saturating_sub(MAX_RUN + 1)).min(c);
+    let mut run = 0;
+    while run < 9 && c - run > lo && DENSE[hay[c - run - 1] as usize] & DENSE_SCHEME != 0 {
+        run += 1;
+    }
+    if run > 8 {
+        return false;
+    }
+    let i = c - run;
+    // After a `\\` the scheme may start a byte later (an escape,
+    // [`after_escape`]): `\\nurn:x` holds `urn:`. (After a `_` it starts
+    // where it does here, or there is none: rejected either way.)
+    if i > 0 && hay[i - 1] == b'\\' {
+        return false;
+    }
+    let Some(k) = hay[i..c].iter().position(u8::is_ascii_alphabetic) else {
+        return true;
+    };
+    if k > 0 && hay[i + k - 1].is_ascii_digit() {
+        return true;
+    }
+    let n = run - k;
+    if n < 2 {
+        return true;
+    }
+    let drop = 8 * (8 - n as u32);
+    let word = u64::from_le_bytes(eight.try_into().unwrap_or_default()) >> drop;
+    // `| 0x20` lowercases an ASCII letter and leaves the other scheme
+    // characters (digits, `+ - .`) as they are.
+    let lower = word | (0x2020_2020_2020_2020 >> drop);
+    !is_registered_word(lower) || word_needs_slashes(lower, hay.get(c + 1).copied())
+}
+
 impl<'h> Scanner<'h> {
     pub fn new(hay: &'h [u8], opts: Options) -> Scanner<'h> {
         Scanner {
@@ -999,15 +1050,18 @@ impl<'h> Scanner<'h> {
                     }
                 } else {
                     // `x:`, and `Note: x` (no opaque part can follow,
-                    // whatever the scheme): see `try_scheme`.
+                    // whatever the scheme): see `try_scheme`. Where one
+                    // may follow, the word before the colon decides
+                    // (`ab:ab:…`, `key:value`).
                     if let [.., a, b] = hay[floor.min(t)..t]
                         && DENSE[a as usize] & DENSE[b as usize] & DENSE_SCHEME != 0
-                        && self.opaque_starts_at(t + 1)
+                        && self.opaque_may_start_at(t + 1)
                     {
-                        break;
-                    }
-                    // `x:x:…`: the next trigger two bytes on.
-                    if let [b1, b2, ..] = hay[t + 1..to.max(t + 1)]
+                        if !colon_word_rejected(hay, t, floor) {
+                            break;
+                        }
+                    } else if let [b1, b2, ..] = hay[t + 1..to.max(t + 1)]
+                        // `x:x:…`: the next trigger two bytes on.
                         && DENSE[b1 as usize] & mask == 0
                         && DENSE[b2 as usize] & mask != 0
                     {
@@ -1356,6 +1410,19 @@ impl<'h> Scanner<'h> {
             Some(_) => {
                 matches!(decode_at(hay, p), Some((ch, _)) if classify(ch) == Class::Iri && !is_trimmed_non_ascii(ch))
             }
+        }
+    }
+
+    /// [`opaque_starts_at`](Scanner::opaque_starts_at), its common answer
+    /// first: an ASCII character that starts an opaque part by itself
+    /// (`ab:ab:…` asks at every trigger).
+    #[inline(always)]
+    fn opaque_may_start_at(&self, p: usize) -> bool {
+        match self.hay.get(p) {
+            Some(&b) if ascii_is(b, ascii::IRI) && !ascii_is(b, ascii::TRIM) => {
+                !matches!(b, b'\'' | b'(' | b')')
+            }
+            _ => self.opaque_starts_at(p),
         }
     }
 

@@ -102,6 +102,15 @@ fn packed(scheme: &[u8]) -> Option<u64> {
     Some(word)
 }
 
+/// Whether a scheme of eight bytes or fewer, packed as [`packed`] packs
+/// it (lower case), is registered: [`is_registered`] for a word the caller
+/// already holds (the scanner packs the bytes before a colon from one
+/// load).
+#[inline]
+pub(crate) fn is_registered_word(word: u64) -> bool {
+    is_short_scheme(word)
+}
+
 /// The registry's entries by first letter.
 struct Letter {
     /// The scheme lengths (1–63) that occur: a one-step rejection of the
@@ -204,8 +213,14 @@ pub(crate) fn needs_slashes(scheme: &[u8], rest: &[u8]) -> bool {
     let Some(word) = packed(scheme) else {
         return false;
     };
+    word_needs_slashes(word, rest.first().copied())
+}
+
+/// [`needs_slashes`] of a packed scheme, `next` the byte after its colon.
+#[inline]
+pub(crate) fn word_needs_slashes(word: u64, next: Option<u8>) -> bool {
     if word == word_of(b"file") {
-        return rest.first() != Some(&b'/');
+        return next != Some(b'/');
     }
     AUTHORITY_SCHEMES.contains(&word)
 }
