@@ -1437,9 +1437,10 @@ impl<'h> Scanner<'h> {
     }
 
     /// The first `www.` trigger from `t` on (before `end`) that a glance
-    /// ([`www_start`](Scanner::www_start)) does not reject, with where its
-    /// candidate starts, or a position up to which every trigger was
-    /// rejected. Where `www.` triggers come every few bytes (`w.w.w.…`,
+    /// ([`www_start`](Scanner::www_start), then
+    /// [`www_two_labels_final`](Scanner::www_two_labels_final)) does not
+    /// reject, with where its candidate starts, or a position up to which
+    /// every trigger was rejected. Where `www.` triggers come every few bytes (`w.w.w.…`,
     /// `www.www.…`), most are rejected at a glance and the next one is
     /// within a few bytes: the next `www.` is looked for in the next 64
     /// bytes at once (a `w.` without `ww` before it is passed over there),
@@ -1456,10 +1457,13 @@ impl<'h> Scanner<'h> {
         state: &mut ScanState,
     ) -> Result<(usize, usize), usize> {
         let hay = self.hay;
-        if let Some(start) = self.www_start(t, state) {
-            return Ok((t, start));
-        }
         let mut work = 0;
+        if let Some(start) = self.www_start(t, state) {
+            if !self.www_two_labels_final(start) {
+                return Ok((t, start));
+            }
+            work += 8;
+        }
         // Blocks of 64 bytes, each from three bytes before the first `.`
         // it looks at: bit `k` of `www` is a `.` at `base + k` after three
         // `w` in any case (`k` ≥ 3), the only triggers `www_start` may
@@ -1485,7 +1489,10 @@ impl<'h> Scanner<'h> {
                         break 'chain Err(end - 1);
                     }
                     if let Some(start) = self.www_start(next, state) {
-                        break 'chain Ok((next, start));
+                        if !self.www_two_labels_final(start) {
+                            break 'chain Ok((next, start));
+                        }
+                        work += 8;
                     }
                     www &= www - 1;
                 }
@@ -1508,7 +1515,9 @@ impl<'h> Scanner<'h> {
                     Some(i) => t += i + 1,
                     None => break 'chain Err(t),
                 }
-                if let Some(start) = self.www_start(t, state) {
+                if let Some(start) = self.www_start(t, state)
+                    && !self.www_two_labels_final(start)
+                {
                     break 'chain Ok((t, start));
                 }
             }
@@ -1591,9 +1600,8 @@ impl<'h> Scanner<'h> {
         // A `www.` candidate the plain reading gave up on may be in a run
         // that condemns it: read the run first (once: see `WwwRun`).
         if spec.kind == Kind::Www {
-            if self.www_two_labels_final(spec.start) {
-                return None;
-            }
+            // (`chain_www` passed over those that a glance rejects.)
+            debug_assert!(!self.www_two_labels_final(spec.start));
             let hay = self.hay;
             let run = &mut state.www_run;
             if run.needs_read(spec.start, hay.len()) {
@@ -1639,7 +1647,10 @@ impl<'h> Scanner<'h> {
     /// reading rejects it — after about 1,800 instructions (the forward
     /// scan, the host checks), which kept `www.a/[` repeated at 4% of the
     /// speed of prose. Within the maximum length only, where the full
-    /// reading reads the `/` too.
+    /// reading reads the `/` too. [`chain_www`](Scanner::chain_www) asks
+    /// it of every trigger it would take, and chains those it rejects
+    /// (the candidate's reading and the scan's round for each kept that
+    /// input at 6%).
     ///
     /// [`host_is_final`]: Scanner::host_is_final
     fn www_two_labels_final(&self, start: usize) -> bool {
