@@ -552,7 +552,8 @@ fn main() {
         cheap / MIB
     );
     println!("{}", THREADS_HEADER.replacen("output", "input", 1));
-    let inputs: [(&str, usize, &dyn Fn(usize) -> String); 7] = [
+    type Make<'a> = &'a dyn Fn(usize) -> String;
+    let inputs: [(&str, usize, Make); 7] = [
         ("English prose", cheap, &|n| corpus::prose(n).0),
         ("multilingual", big, &|n| corpus::multilingual(n).0),
         ("link-dense", big, &|n| corpus::link_dense(n).0),
