@@ -664,22 +664,22 @@ static OPEN_AUTHORITY_PLAIN: [bool; 256] = {
 /// of each byte compiled to a jump through a table a byte.)
 #[inline(always)]
 fn open_authority_rejected(hay: &[u8], body: usize) -> Option<usize> {
-    let lim = hay.len().min(body + 256);
-    let mut colon = None;
+    // (One bounds check for the bytes it may read, none a byte.)
+    let bytes = &hay[..hay.len().min(body + 256)];
+    let mut colon = usize::MAX;
     let mut q = body + 1;
     loop {
-        while q < lim && OPEN_AUTHORITY_PLAIN[hay[q] as usize] {
+        while let Some(&b) = bytes.get(q)
+            && OPEN_AUTHORITY_PLAIN[b as usize]
+        {
             q += 1;
         }
-        if q >= lim {
-            return None;
-        }
-        match hay[q] {
-            b':' => {
-                colon.get_or_insert(q);
+        match bytes.get(q) {
+            Some(b':') => {
+                colon = colon.min(q);
                 q += 1;
             }
-            b'/' | b'#' => return Some(colon.unwrap_or(q)),
+            Some(b'/' | b'#') => return Some(colon.min(q)),
             _ => return None,
         }
     }
