@@ -862,6 +862,13 @@ mod tests {
         "http://[a#",
         "ws://[/",
         "http://[::1]/",
+        // Chained by `dead_open_ip_literal_after`, and near misses.
+        "https://[",
+        "HTTP://[a:",
+        "xhttp://[",
+        "_http://[",
+        "http://[a:b",
+        "ftp://[",
         "http://a@[",
         "x://a@[",
         "www.a[",
