@@ -8,8 +8,9 @@
 //! - `--threads 2` vs `--threads 1` on one 256 MiB file, counting, printing
 //!   IRIs and printing JSON, and counting on each kind of input (prose,
 //!   multilingual, link-dense, and the adversarial runs without white
-//!   space; 1 GiB of the kinds one thread reads at gigabytes a second, so
-//!   that a run takes a fifth of a second), with identical output, beside two `--threads 1`
+//!   space; four times as much of the kinds one thread reads at gigabytes
+//!   a second, 1 GiB, so that a run takes a fifth of a second; 256 MiB
+//!   with `--quick`), with identical output, beside two `--threads 1`
 //!   processes run at once (the most two threads can give on the host at
 //!   that time);
 //! - `--each-line --normalize --unique` over a million and eight million IRI

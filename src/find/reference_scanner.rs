@@ -922,9 +922,13 @@ mod tests {
         "www.例.b.c[",
         "www.a例[",
         // Words before a colon without `//` that the word alone rejects
-        // (`colon_word_rejected`), and near misses it leaves to
-        // `try_scheme`: registered, escaped, glued, longer than a word.
+        // (`colon_word_rejected`: unregistered, glued to an identifier,
+        // two letters a scheme needs, `file` without `/`), and near misses
+        // it leaves to `try_scheme`: registered (of two letters too),
+        // escaped, longer than a word.
         "file:",
+        "s3:x",
+        "go:x",
         "FILE:/",
         "File:x",
         "x:/a",

@@ -788,10 +788,7 @@ fn is_dns_scheme_at(hay: &[u8], start: usize, c: usize) -> bool {
     if !(2..=5).contains(&n) {
         return false;
     }
-    let drop = 8 * (8 - n as u32);
-    let word = u64::from_le_bytes(bytes.try_into().unwrap_or_default()) >> drop;
-    // `| 0x20` lowercases an ASCII letter, and maps no other byte to one.
-    let lower = word | (0x2020_2020_2020_2020 >> drop);
+    let lower = lowered_tail(bytes, n);
     (lower == word_of(b"http"))
         | (lower == word_of(b"https"))
         | (lower == word_of(b"ftp"))
@@ -806,10 +803,12 @@ fn is_dns_scheme_at(hay: &[u8], start: usize, c: usize) -> bool {
 /// is no scheme (`2ab:`), a letter (`a:`), not registered (`ab:`, `key:`)
 /// or one that needs `//` here ([`word_needs_slashes`]: `http:x`,
 /// `file:x`). False where it is not sure: a run of more than eight scheme
-/// characters, or one after a `\` or `_` (an escape, an identifier),
-/// or at the input's first eight bytes; `try_scheme` then decides. (A
-/// trigger every three bytes, `ab:ab:…`, took 360 instructions each
-/// through the scan and `try_scheme`.)
+/// characters, one after a `\` (an escape may start the scheme a byte
+/// later), or a colon within the input's first eight bytes; `try_scheme`
+/// then decides. (After a `_` the scheme starts where it does here, or
+/// there is none: rejected either way.) A trigger every three bytes,
+/// `ab:ab:…`, took 360 instructions each through the scan and
+/// `try_scheme`.
 #[inline]
 fn colon_word_rejected(hay: &[u8], c: usize, floor: usize) -> bool {
     let Some(eight) = c.checked_sub(8).and_then(|b| hay.get(b..c)) else {
@@ -824,9 +823,8 @@ fn colon_word_rejected(hay: &[u8], c: usize, floor: usize) -> bool {
         return false;
     }
     let i = c - run;
-    // After a `\\` the scheme may start a byte later (an escape,
-    // [`after_escape`]): `\\nurn:x` holds `urn:`. (After a `_` it starts
-    // where it does here, or there is none: rejected either way.)
+    // After a `\` the scheme may start a byte later (an escape,
+    // [`after_escape`]): `\nurn:x` holds `urn:`.
     if i > 0 && hay[i - 1] == b'\\' {
         return false;
     }
@@ -840,12 +838,21 @@ fn colon_word_rejected(hay: &[u8], c: usize, floor: usize) -> bool {
     if n < 2 {
         return true;
     }
+    let lower = lowered_tail(eight, n);
+    !is_registered_word(lower) || word_needs_slashes(lower, hay.get(c + 1).copied())
+}
+
+/// The last `n` (1–8) of eight bytes as a word, as `packed` in
+/// `schemes.rs` packs a lower-case name: moved to the bottom, zeros above,
+/// each `| 0x20`, which lowercases an ASCII letter, maps no other byte to
+/// one, and leaves the other scheme characters (digits, `+ - .`) as they
+/// are.
+#[inline(always)]
+fn lowered_tail(eight: &[u8], n: usize) -> u64 {
+    debug_assert!(eight.len() == 8 && (1..=8).contains(&n));
     let drop = 8 * (8 - n as u32);
     let word = u64::from_le_bytes(eight.try_into().unwrap_or_default()) >> drop;
-    // `| 0x20` lowercases an ASCII letter and leaves the other scheme
-    // characters (digits, `+ - .`) as they are.
-    let lower = word | (0x2020_2020_2020_2020 >> drop);
-    !is_registered_word(lower) || word_needs_slashes(lower, hay.get(c + 1).copied())
+    word | (0x2020_2020_2020_2020 >> drop)
 }
 
 impl<'h> Scanner<'h> {
@@ -1015,8 +1022,11 @@ impl<'h> Scanner<'h> {
     /// Passes over the `:` and `@` triggers from `t` on (before `tw` and
     /// `to`) that a glance rejects, each exactly as `try_scheme` or
     /// `try_email` would reject it: a `:` without `//` after fewer than two
-    /// scheme characters (`x:`, `12:30`) or before a character that starts
-    /// no opaque part (`Note: x`), an `@` whose domain is a run of
+    /// scheme characters (`x:`, `12:30`), before a character that starts
+    /// no opaque part (`Note: x`), or after a word that
+    /// [`colon_word_rejected`] rejects (`ab:`, `key:value`); a `:` before
+    /// `//-`, `//.` or `//[` whose authority no DNS host can come of
+    /// (`http://-a/…`, `http://[…`); an `@` whose domain is a run of
     /// ASCII letters, digits and `-` without a dot (`a@a@…`). Returns the
     /// first trigger not so rejected (`usize::MAX` if none before `to`),
     /// and the last one rejected.
@@ -1064,7 +1074,7 @@ impl<'h> Scanner<'h> {
                 } else {
                     // `x:`, and `Note: x` (no opaque part can follow,
                     // whatever the scheme): see `try_scheme`. Where one
-                    // may follow, the word before the colon decides
+                    // may follow, the word before the colon may decide
                     // (`ab:ab:…`, `key:value`).
                     if let [.., a, b] = hay[floor.min(t)..t]
                         && DENSE[a as usize] & DENSE[b as usize] & DENSE_SCHEME != 0
@@ -1474,8 +1484,9 @@ impl<'h> Scanner<'h> {
     /// ([`www_start`](Scanner::www_start), then
     /// [`www_two_labels_final`](Scanner::www_two_labels_final)) does not
     /// reject, with where its candidate starts, or a position up to which
-    /// every trigger was rejected. Where `www.` triggers come every few bytes (`w.w.w.…`,
-    /// `www.www.…`), most are rejected at a glance and the next one is
+    /// every trigger was rejected. Where `www.` triggers come every few
+    /// bytes (`w.w.w.…`, `www.www.…`), most are rejected at a glance and
+    /// the next one is
     /// within a few bytes: the next `www.` is looked for in the next 64
     /// bytes at once (a `w.` without `ww` before it is passed over there),
     /// and rejected triggers are chained here, without the scan's
@@ -1522,11 +1533,8 @@ impl<'h> Scanner<'h> {
                     if next >= end {
                         break 'chain Err(end - 1);
                     }
-                    if let Some(start) = self.www_start(next, state) {
-                        if !self.www_two_labels_final(start) {
-                            break 'chain Ok((next, start));
-                        }
-                        work += 8;
+                    if let Some(start) = self.www_chained(next, state, &mut work) {
+                        break 'chain Ok((next, start));
                     }
                     www &= www - 1;
                 }
@@ -1549,15 +1557,28 @@ impl<'h> Scanner<'h> {
                     Some(i) => t += i + 1,
                     None => break 'chain Err(t),
                 }
-                if let Some(start) = self.www_start(t, state)
-                    && !self.www_two_labels_final(start)
-                {
+                if let Some(start) = self.www_chained(t, state, &mut work) {
                     break 'chain Ok((t, start));
                 }
             }
         };
         state.work += work;
         found
+    }
+
+    /// [`www_start`](Scanner::www_start), then
+    /// [`www_two_labels_final`](Scanner::www_two_labels_final): for a
+    /// trigger of [`chain_www`](Scanner::chain_www)'s chain, counting the
+    /// second glance's work. (Without the count, `www.a/[…` took 12% more
+    /// instructions: the compiler laid the chain's loop out otherwise.)
+    #[inline(always)]
+    fn www_chained(&self, t: usize, state: &ScanState, work: &mut u64) -> Option<usize> {
+        let start = self.www_start(t, state)?;
+        if self.www_two_labels_final(start) {
+            *work += 8;
+            return None;
+        }
+        Some(start)
     }
 
     /// Where a `www.` candidate at trigger `t` (the `.` after `www`)
