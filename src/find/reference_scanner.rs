@@ -1127,6 +1127,64 @@ mod tests {
         }
     }
 
+    /// Runs of `www.` hosts longer than the maximum length in which prose
+    /// may be glued to a label (`Scanner::www_past_limit`): with the
+    /// maximum length ending at every byte of the unit, and at maximum
+    /// lengths around the least the shortcut takes (3 × 254 + 3). Each
+    /// candidate is cut at its first bracket where the host's last label
+    /// before the maximum length has prose glued to it, and rejected
+    /// where it has none or where, without a bracket, its host is too
+    /// long.
+    #[test]
+    fn www_runs_glued_past_the_maximum_length() {
+        for unit in [
+            "www.a.b.c例[",
+            "www.a.b.c例",
+            "www.a.b例例例.c[",
+            "www.ab例[x.y",
+            "[www.a.b.c例",
+            "www.a.b.c例{",
+            "www.a.b.c例(",
+            "www.例.b.c例[",
+            "www.a.b.c例~[",
+            "ą.www.a.b.c例[",
+            "www.a.b.c例!",
+            // No prose glued to the run's last label, at the maximum
+            // length or at the run's end (which 800 and 764 bytes reach
+            // from a trigger exactly: truncated there, not ended).
+            "www.a.b.c例[.d!",
+            "[www.a.b.c例.d",
+            "www.a.b.c例.d!",
+        ] {
+            for max_len in [764, 765, 780, 800, 1000] {
+                let body = unit.repeat(2 * max_len / unit.len() + 2);
+                for pad in 0..unit.chars().count() {
+                    let t = format!("{}{body} www.example.com", "x".repeat(pad));
+                    assert_agree(&t, true, true, max_len);
+                }
+            }
+        }
+        // A long run without a bracket whose last label before the
+        // maximum length starts early: its host is short, and the full
+        // reading decides.
+        let t = format!("www.a.b{} x", "c例".repeat(400));
+        assert_agree(&t, true, true, 765);
+        let t = format!(
+            "{}www.a.b{}[ x",
+            "www.a.b.c例".repeat(30),
+            "c例".repeat(400)
+        );
+        assert_agree(&t, true, true, 1000);
+        // A run that ends in punctuation trimming takes back: a short
+        // host, a link.
+        let t = format!(
+            "{} www.a.b.c例.d{} x",
+            "www.a.b.c例".repeat(30),
+            "!".repeat(800)
+        );
+        assert_agree(&t, true, true, 1000);
+    }
+
     /// Two disagreements a review found (its throwaway property tests):
     /// after `?` a `[` that nothing closes cuts the candidate, and
     /// trimming goes on into the authority (`host_is_final` said final);

@@ -283,6 +283,16 @@ struct Spec {
     ctx: Context,
 }
 
+/// What [`Scanner::www_past_limit`] tells of a `www.` candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PastLimit {
+    /// The full reading rejects it.
+    Rejected,
+    /// The full reading cuts its authority at `.1` (prose glued to its
+    /// host) and the candidate at the bracket `.0`, left open before it.
+    CutAt(usize, usize),
+}
+
 /// The state of one forward scan.
 struct Forward<'s> {
     /// Unclosed openers inside the candidate (bracket keys).
@@ -387,6 +397,9 @@ pub(crate) struct Scanner<'h> {
     /// elsewhere is not read twice for it (1% of link-dense text's
     /// instructions). A hint only: the answer is the same without it.
     two_labels_at: usize,
+    /// `hay[.0..hay.1]` holds no `[` nor `{`: where
+    /// [`www_past_limit`](Scanner::www_past_limit) searched last.
+    bracket_free: (usize, usize),
 }
 
 /// `w.` and `W.`: the end of every `www.` in any case (docs/rules.md §1.1).
@@ -869,6 +882,7 @@ impl<'h> Scanner<'h> {
             upper_w: false,
             colon_or_at: EitherByte::new(b':', if opts.email { b'@' } else { b':' }),
             two_labels_at: usize::MAX,
+            bracket_free: (0, 0),
         }
     }
 
@@ -1679,9 +1693,14 @@ impl<'h> Scanner<'h> {
                 return None;
             }
         }
+        let glued = match self.www_past_limit(&spec, state) {
+            Some(PastLimit::Rejected) => return None,
+            Some(PastLimit::CutAt(o, c)) => Some((o, c)),
+            None => None,
+        };
         let mut stack = std::mem::take(&mut self.stack);
         let mut run = std::mem::take(&mut self.bracket_run);
-        let mut r = self.candidate_in(&spec, &mut stack, &mut run, state);
+        let mut r = self.candidate_in(&spec, &mut stack, &mut run, state, glued);
         if r == Err(Wrap::Unclosed) {
             // `<…>` wrapping only holds when the `>` is there: else read the
             // candidate again as plain text (it then ends at the first space).
@@ -1689,11 +1708,123 @@ impl<'h> Scanner<'h> {
                 ctx: Context::Plain,
                 ..spec
             };
-            r = self.candidate_in(&plain, &mut stack, &mut run, state);
+            r = self.candidate_in(&plain, &mut stack, &mut run, state, None);
         }
         self.stack = stack;
         self.bracket_run = run;
         r.ok()
+    }
+
+    /// For a `www.` candidate in plain context inside a run of
+    /// [`WwwRun`] bytes (no `/ ? # @ : ,`, no quote, no closer) where
+    /// prose may be glued to a label (`www.a.b.c例[www.a.b.c例[…`, which
+    /// [`WwwRun`] cannot condemn), and which runs on past the candidate's
+    /// maximum length or ends before it at a byte that ends every
+    /// candidate (white space, `" < > \ |` and the like): the full
+    /// reading's answer, told from the host's last label and the first
+    /// bracket, without reading the host. (Each such candidate was read
+    /// to the maximum length or to the run's end: 8 KiB a trigger, a
+    /// second or two a megabyte.)
+    ///
+    /// The full reading reads the authority without stopping (the run's
+    /// bytes do not stop it; a `www.` prefix it rejects on the way, at the
+    /// first byte no DNS name holds, lies before the first bracket and is
+    /// rejected here alike) up to `end`: the last character boundary
+    /// within the maximum length, the candidate then truncated, or the
+    /// run's end. Its host is `start..end` (no user, no port, no `,`).
+    /// Then:
+    /// - Truncated, and no prose glued to that host's last label: its host
+    ///   is too long for DNS, as [`WwwRun`]'s first case says (where the
+    ///   maximum length is at least 3 × 254 + 3 bytes): rejected.
+    /// - Else the candidate ends at `c`, where prose is glued to that
+    ///   label, or at the run's end. No closer is in the run, so its first
+    ///   `[` or `{`, `o`, if any, is left open and cuts it there
+    ///   (docs/rules.md §1.2): `CutAt(o, c)`, read up to `o` as
+    ///   [`BracketRun`]'s cut is, but for prose glued to the last label
+    ///   of `start..o`, which cuts nothing: the full reading's last label
+    ///   is after `o`.
+    /// - With no bracket the candidate is `start..c`, trimmed: not before
+    ///   the ASCII letter prose is glued to, and at the run's end over the
+    ///   ASCII punctuation candidates are trimmed of. A host of 765 bytes
+    ///   or more has more than 253 characters (none takes more than
+    ///   three bytes): rejected. Else (a short host) `None`: the full
+    ///   reading decides.
+    fn www_past_limit(&mut self, spec: &Spec, state: &mut ScanState) -> Option<PastLimit> {
+        let hay = self.hay;
+        let run = &state.www_run;
+        let start = spec.start;
+        let limit = start + self.opts.max_len;
+        // A host of this many bytes or more has more than 253 characters.
+        const TOO_LONG: usize = 3 * (MAX_HOST_LEN + 1) + 3;
+        if spec.kind != Kind::Www
+            || spec.ctx != Context::Plain
+            || !run.glue
+            || run.from > start
+            || self.opts.max_len < TOO_LONG
+        {
+            return None;
+        }
+        // Where the full reading's authority ends: at the last character
+        // boundary within the maximum length (see `forward`), or at the
+        // byte after the run where that ends every candidate.
+        let e = run.end;
+        let (end, truncated) = if e > limit {
+            let mut end = limit;
+            while end > start && is_continuation(hay[end]) {
+                end -= 1;
+            }
+            (end, true)
+        } else if e < limit
+            && !run.open
+            && let Some(&b) = hay.get(e)
+            && b < 0x80
+            && ASCII[b as usize] & (ascii::IRI | ascii::TEXT_EXTRA) == 0
+        {
+            (e, false)
+        } else {
+            return None;
+        };
+        // (The last label is short where triggers are dense: each
+        // `www.` holds a dot.)
+        let label = memchr::memrchr(b'.', &hay[start..end]).map_or(start, |i| start + i);
+        state.work += (end - label) as u64;
+        let glued = glued_prose_at(hay, start, end);
+        if truncated && glued.is_none() {
+            return Some(PastLimit::Rejected);
+        }
+        let c = glued.unwrap_or(end);
+        // The first `[` or `{` from `start` on, before `c`: searched from
+        // where the last search left off, if it passed `start` (every
+        // candidate of a run without brackets would search the maximum
+        // length).
+        let (a, b) = self.bracket_free;
+        let inside = a <= start && start <= b;
+        let from = if inside { b } else { start };
+        let open = if from < c {
+            let open = memchr::memchr2(b'[', b'{', &hay[from..c]).map(|i| from + i);
+            state.work += (open.unwrap_or(c) - from) as u64;
+            open
+        } else {
+            None
+        };
+        self.bracket_free = (if inside { a } else { start }, open.unwrap_or(c.max(from)));
+        if let Some(o) = open {
+            return Some(PastLimit::CutAt(o, c));
+        }
+        // Without a bracket the candidate ends at `c`, trimmed: not before
+        // the ASCII letter prose is glued to; at the run's end, over the
+        // ASCII punctuation a candidate is trimmed of (a letter, mark or
+        // digit of the run is never trimmed).
+        let mut t = c;
+        if glued.is_none() {
+            while t > start
+                && hay[t - 1] < 0x80
+                && (hay[t - 1] == b'-' || ascii_is(hay[t - 1], ascii::TRIM))
+            {
+                t -= 1;
+            }
+        }
+        (t - start >= TOO_LONG).then_some(PastLimit::Rejected)
     }
 
     /// Whether the `www.` candidate at `start` has a host of two labels
@@ -1728,7 +1859,7 @@ impl<'h> Scanner<'h> {
     fn check_plain_link(&self, spec: &Spec, c: Candidate, state: &ScanState) {
         let mut full = state.clone();
         let mut run = self.bracket_run.clone();
-        let r = self.candidate_in(spec, &mut Vec::new(), &mut run, &mut full);
+        let r = self.candidate_in(spec, &mut Vec::new(), &mut run, &mut full, None);
         // The text, for a failure only (made for each link, the rest of
         // the haystack would make every test quadratic).
         let text =
@@ -2067,6 +2198,7 @@ impl<'h> Scanner<'h> {
         stack: &mut Vec<char>,
         run: &mut BracketRun,
         state: &mut ScanState,
+        glued: Option<(usize, usize)>,
     ) -> Result<Candidate, Wrap> {
         let hay = self.hay;
         let Spec {
@@ -2107,6 +2239,8 @@ impl<'h> Scanner<'h> {
             // three bytes after an ASCII letter from `body` to the bracket:
             // no prose is glued to a label there either.)
             let www_bound = match (kind, ctx) {
+                // Cut at `o` whatever the run holds: see `www_past_limit`.
+                _ if glued.is_some() => glued.map(|(o, _)| o),
                 (Kind::Www, Context::Plain | Context::Quote(_)) => {
                     run.www_cut_for(body).filter(|&o| {
                         o < limit
@@ -2160,8 +2294,14 @@ impl<'h> Scanner<'h> {
                 return Err(Wrap::Rejected);
             }
             // Prose glued to the host, or a character no DNS name has in the
-            // host of a DNS scheme, ends the IRI there.
+            // host of a DNS scheme, ends the IRI there. (Where the full
+            // reading's authority is known to end at `c`, past the bracket
+            // the candidate is cut at, the host read up to that bracket
+            // is not the full reading's: its last label is not that
+            // host's, and prose glued to it cuts nothing.)
+            debug_assert!(glued.is_none() || stop == Stop::End);
             if !fw.wrapped
+                && glued.is_none()
                 && let Some(cut) = authority_cut_seen(hay, &fw, end, spec.dns)
             {
                 end = cut;
@@ -2172,7 +2312,7 @@ impl<'h> Scanner<'h> {
                 // (`http://1','`: `http://1`).
                 fw.quotes = memchr::memchr_iter(b'\'', &hay[body..end]).count();
             }
-            auth_end = Some(end);
+            auth_end = Some(glued.map_or(end, |(_, c)| c));
             if stop == Stop::Delimiter && !fw.wrapped {
                 // With a `[` or `{` open, the host checked here may not be
                 // the candidate's (it may be cut at that bracket and
@@ -3955,7 +4095,7 @@ mod tests {
                 }
                 // The same candidate, and nothing else changed.
                 let (mut state, mut run) = (ScanState::default(), BracketRun::default());
-                let full = sc.candidate_in(&spec, &mut Vec::new(), &mut run, &mut state);
+                let full = sc.candidate_in(&spec, &mut Vec::new(), &mut run, &mut state, None);
                 assert_eq!(full, Ok(c), "{text:?} from {start}");
                 state.work = 0;
                 assert_eq!(state, ScanState::default(), "{text:?} from {start}");
@@ -4658,6 +4798,13 @@ mod tests {
         // `www.` hosts cut at a comma, a link each
         // (`Scanner::www_comma_final`).
         ("www.a.b.c, runs", "www.a.b.c,", 700, " "),
+        // Runs longer than the maximum length where prose is glued to a
+        // label (`Scanner::www_past_limit`): cut at a bracket, a link
+        // each. (Without a bracket, `www.a.b.c例` repeated, the plain
+        // reading reads 254 bytes of each host before it gives up: 28
+        // bytes of work a byte, linear.)
+        ("www.a.b.c例[ runs", "www.a.b.c例[", 1000, " "),
+        ("www.例.b.c例[ runs", "www.例.b.c例[", 1000, " "),
     ];
 
     #[test]
@@ -4791,13 +4938,13 @@ mod tests {
         };
         let mut state = ScanState::default();
         let mut run = BracketRun::default();
-        match sc.candidate_in(&spec, &mut Vec::new(), &mut run, &mut state) {
+        match sc.candidate_in(&spec, &mut Vec::new(), &mut run, &mut state, None) {
             Err(Wrap::Unclosed) => {
                 let plain = Spec {
                     ctx: Context::Plain,
                     ..spec
                 };
-                sc.candidate_in(&plain, &mut Vec::new(), &mut run, &mut state)
+                sc.candidate_in(&plain, &mut Vec::new(), &mut run, &mut state, None)
                     .is_err()
             }
             r => r.is_err(),

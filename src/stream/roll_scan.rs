@@ -303,6 +303,9 @@ mod tests {
         "[1]",
         "urn:x",
         "magnet:?",
+        // `www.` runs where prose is glued to a label (`www_past_limit`).
+        "www.a.b.c例[",
+        "www.a.b.c例",
     ];
 
     /// A few favourite units repeated (with others now and then) up to a
