@@ -1162,6 +1162,12 @@ mod tests {
                     let t = format!("{}{body} www.example.com", "x".repeat(pad));
                     assert_agree(&t, true, true, max_len);
                 }
+                // Runs that end the authority, or a host's port, or go
+                // on as an address or a list.
+                for end in ["/x", "?x", "#x", ":80/", "@b.c", ",x"] {
+                    let t = format!("{body}{end} x");
+                    assert_agree(&t, true, true, max_len);
+                }
             }
         }
         // A long run without a bracket whose last label before the

@@ -1720,7 +1720,8 @@ impl<'h> Scanner<'h> {
     /// prose may be glued to a label (`www.a.b.c例[www.a.b.c例[…`, which
     /// [`WwwRun`] cannot condemn), and which runs on past the candidate's
     /// maximum length or ends before it at a byte that ends every
-    /// candidate (white space, `" < > \ |` and the like): the full
+    /// candidate (white space, `" < > \ |` and the like) or at `/ ? #`
+    /// (the authority's end): the full
     /// reading's answer, told from the host's last label and the first
     /// bracket, without reading the host. (Each such candidate was read
     /// to the maximum length or to the run's end: 8 KiB a trigger, a
@@ -1732,7 +1733,10 @@ impl<'h> Scanner<'h> {
     /// rejected here alike) up to `end`: the last character boundary
     /// within the maximum length, the candidate then truncated, or the
     /// run's end. Its host is `start..end` (no user, no port, no `,`).
-    /// Then:
+    /// At `/ ? #` only prose glued to that host's last label is taken
+    /// here: the authority is then cut there, as at the run's end, before
+    /// its host is checked or its path read; without it, the full reading
+    /// decides. Then:
     /// - Truncated, and no prose glued to that host's last label: its host
     ///   is too long for DNS, as [`WwwRun`]'s first case says (where the
     ///   maximum length is at least 3 × 254 + 3 bytes): rejected.
@@ -1768,19 +1772,24 @@ impl<'h> Scanner<'h> {
         // boundary within the maximum length (see `forward`), or at the
         // byte after the run where that ends every candidate.
         let e = run.end;
-        let (end, truncated) = if e > limit {
+        let (end, truncated, delimited) = if e > limit {
             let mut end = limit;
             while end > start && is_continuation(hay[end]) {
                 end -= 1;
             }
-            (end, true)
+            (end, true, false)
         } else if e < limit
             && !run.open
             && let Some(&b) = hay.get(e)
             && b < 0x80
-            && ASCII[b as usize] & (ascii::IRI | ascii::TEXT_EXTRA) == 0
         {
-            (e, false)
+            if ASCII[b as usize] & (ascii::IRI | ascii::TEXT_EXTRA) == 0 {
+                (e, false, false)
+            } else if matches!(b, b'/' | b'?' | b'#') {
+                (e, false, true)
+            } else {
+                return None;
+            }
         } else {
             return None;
         };
@@ -1791,6 +1800,11 @@ impl<'h> Scanner<'h> {
         let glued = glued_prose_at(hay, start, end);
         if truncated && glued.is_none() {
             return Some(PastLimit::Rejected);
+        }
+        if delimited && glued.is_none() {
+            // The host is checked before the path is read: left to the
+            // full reading.
+            return None;
         }
         let c = glued.unwrap_or(end);
         // The first `[` or `{` from `start` on, before `c`: searched from
