@@ -1181,6 +1181,13 @@ mod tests {
             "c例".repeat(400)
         );
         assert_agree(&t, true, true, 1000);
+        // The maximum length inside the input's last character: the
+        // reading takes that character whole and ends with the input,
+        // not cut at the maximum length. (Found by a review's generator.)
+        let t = format!("www.例.b[{}", "www.a.b.c例".repeat(80));
+        for max_len in t.len() - 4..=t.len() {
+            assert_agree(&t, true, true, max_len);
+        }
         // A run that ends in punctuation trimming takes back: a short
         // host, a link.
         let t = format!(

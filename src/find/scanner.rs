@@ -1773,6 +1773,16 @@ impl<'h> Scanner<'h> {
         // byte after the run where that ends every candidate.
         let e = run.end;
         let (end, truncated, delimited) = if e > limit {
+            // The reading takes the character the maximum length cuts
+            // whole, and is cut at the maximum length only where a byte
+            // follows that character; at the input's end it simply ends.
+            let mut q = limit;
+            while q < e && is_continuation(hay[q]) {
+                q += 1;
+            }
+            if q >= hay.len() {
+                return None;
+            }
             let mut end = limit;
             while end > start && is_continuation(hay[end]) {
                 end -= 1;
