@@ -811,15 +811,13 @@ fn is_dns_scheme_at(hay: &[u8], start: usize, c: usize) -> bool {
 
 /// For a `:` at `c` that `//` does not follow and where an opaque part may
 /// start (`Scanner::opaque_starts_at(c + 1)`): whether `try_scheme`
-/// rejects it for the word before it alone, read from one load of the
-/// eight bytes before the colon. That word, as [`scheme_start`] finds it,
-/// is no scheme (`2ab:`), a letter (`a:`), not registered (`ab:`, `key:`)
-/// or one that needs `//` here ([`word_needs_slashes`]: `http:x`,
-/// `file:x`). False where it is not sure: a run of more than eight scheme
-/// characters, one after a `\` (an escape may start the scheme a byte
-/// later), or a colon within the input's first eight bytes; `try_scheme`
-/// then decides. (After a `_` the scheme starts where it does here, or
-/// there is none: rejected either way.) A trigger every three bytes,
+/// rejects it for the word before it alone. That word, as
+/// [`scheme_start`] finds it, is no scheme (`2ab:`), a letter (`a:`), not
+/// registered (`ab:`, `key:`) or one that needs `//` here
+/// ([`word_needs_slashes`]: `http:x`, `file:x`), told from one load of
+/// the eight bytes before the colon. False where it is not sure: a
+/// scheme of more than eight bytes, or a colon within the input's first
+/// eight bytes; `try_scheme` then decides. A trigger every three bytes,
 /// `ab:ab:…`, took 360 instructions each through the scan and
 /// `try_scheme`.
 #[inline]
@@ -827,32 +825,28 @@ fn colon_word_rejected(hay: &[u8], c: usize, floor: usize) -> bool {
     let Some(eight) = c.checked_sub(8).and_then(|b| hay.get(b..c)) else {
         return false;
     };
-    let lo = floor.max(c.saturating_sub(MAX_RUN + 1)).min(c);
-    let mut run = 0;
-    while run < 9 && c - run > lo && DENSE[hay[c - run - 1] as usize] & DENSE_SCHEME != 0 {
-        run += 1;
-    }
-    if run > 8 {
-        return false;
-    }
-    let i = c - run;
-    // After a `\` the scheme may start a byte later (an escape,
-    // [`after_escape`]): `\nurn:x` holds `urn:`.
-    if i > 0 && hay[i - 1] == b'\\' {
-        return false;
-    }
-    let Some(k) = hay[i..c].iter().position(u8::is_ascii_alphabetic) else {
+    let Some(start) = scheme_start(hay, c, floor).0 else {
         return true;
     };
-    if k > 0 && hay[i + k - 1].is_ascii_digit() {
-        return true;
+    match c - start {
+        0 | 1 => true,
+        n @ 2..=8 => {
+            let lower = lowered_tail(eight, n);
+            !is_registered_word(lower) || word_needs_slashes(lower, hay.get(c + 1).copied())
+        }
+        _ => false,
     }
-    let n = run - k;
-    if n < 2 {
-        return true;
+}
+
+/// Where a reading from `from` is cut at `limit` (a byte of `hay`): the
+/// last character boundary at or before it, not before `from`.
+#[inline]
+fn boundary_within(hay: &[u8], from: usize, limit: usize) -> usize {
+    let mut p = limit;
+    while p > from && is_continuation(hay[p]) {
+        p -= 1;
     }
-    let lower = lowered_tail(eight, n);
-    !is_registered_word(lower) || word_needs_slashes(lower, hay.get(c + 1).copied())
+    p
 }
 
 /// The last `n` (1–8) of eight bytes as a word, as `packed` in
@@ -1783,11 +1777,7 @@ impl<'h> Scanner<'h> {
             if q >= hay.len() {
                 return None;
             }
-            let mut end = limit;
-            while end > start && is_continuation(hay[end]) {
-                end -= 1;
-            }
-            (end, true, false)
+            (boundary_within(hay, start, limit), true, false)
         } else if e < limit
             && !run.open
             && let Some(&b) = hay.get(e)
@@ -2812,11 +2802,7 @@ impl<'h> Scanner<'h> {
                 break Stop::End;
             };
             if p >= limit {
-                // Cut at the last character boundary within the limit.
-                p = limit;
-                while p > from && is_continuation(hay[p]) {
-                    p -= 1;
-                }
+                p = boundary_within(hay, from, limit);
                 break Stop::Limit;
             }
             if b < 0x80 {
