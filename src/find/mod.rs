@@ -12,6 +12,7 @@ pub(crate) mod host_plausibility;
 pub(crate) mod prose_chars;
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) mod reference_scanner;
+pub(crate) mod repeated_colons;
 pub(crate) mod scanner;
 pub(crate) mod schemes;
 pub(crate) mod warnings;

@@ -1649,4 +1649,91 @@ mod tests {
     fn mailto_then_cjk_without_www_and_email() {
         assert_agree("mailto:例え", false, false, 8192);
     }
+
+    /// Runs that repeat a colon rejected for its word (`RepeatedColons`:
+    /// the chain passes them at once), broken anywhere in their last
+    /// periods by what would change a colon's answer: what follows a
+    /// colon (`//`, a quote, a second colon, a character of two to four
+    /// bytes, the end of the text), what comes before one (an escape, a
+    /// `_`, a digit, a longer word), a trigger of another kind, and white
+    /// space. A breaker in the bytes a colon's rejection reads after it
+    /// (`//`) or far before it (a backslash's parity twenty bytes back)
+    /// fails this test where `AHEAD` or `BACK` is too short.
+    #[test]
+    fn agree_on_repeated_colons_broken_anywhere() {
+        // Backslashes before `nurn:`: an even number leaves the word
+        // `nurn` (rejected), an odd one escapes the `n` and leaves `urn`
+        // (a link); the first of twenty lies farther back than a word.
+        let even = format!("{}nurn:x", "\\".repeat(20));
+        let odd = format!("{}nurn:x", "\\".repeat(19));
+        let units = [
+            "ab:",
+            "file:",
+            "x:/a",
+            "HTTP:a",
+            "ab1:",
+            "a-b.c+d:",
+            "2ab:",
+            "\\nab:",
+            "_ab:",
+            "abcdefgh:",
+            "abcdefghi:",
+            "ab:(",
+            "é:",
+            &even,
+            &odd,
+        ];
+        let breakers = [
+            "//",
+            "//x.example/",
+            "/",
+            "'",
+            "(",
+            ")",
+            ":",
+            "::",
+            "*",
+            "urn:isbn:1",
+            "a@b.example",
+            "@",
+            "www.a.example",
+            "é",
+            "例",
+            "😀",
+            "\\",
+            "\\n",
+            "_",
+            "9",
+            "http",
+            " ",
+            "\n",
+            "<",
+            ".",
+            "%41",
+            "mailto:x@y.example",
+        ];
+        for unit in units {
+            let n = 260 / unit.len() + 3;
+            for breaker in breakers {
+                let run = unit.repeat(n);
+                // The breaker at every byte of the last three periods and
+                // of the window before them: put in, put in place of a
+                // character, and ending the text.
+                let from = run.len().saturating_sub(unit.len() * 3 + 150);
+                for at in (from..=run.len()).filter(|&i| run.is_char_boundary(i)) {
+                    let next = run[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+                    for rest in [at, next, run.len()] {
+                        let t = format!("{}{breaker}{}", &run[..at], &run[rest..]);
+                        for (www, email) in [(true, true), (false, false)] {
+                            assert_eq!(
+                                fast(&t, www, email, 8192),
+                                naive_scan(&t, www, email, 8192),
+                                "{unit:?} {breaker:?} at {at} www {www}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -97,6 +97,7 @@ use crate::find::host_plausibility::{
 use crate::find::prose_chars::{
     Class, bracket_key, classify, is_trimmed_non_ascii, is_word_char_non_ascii, word_len_at,
 };
+use crate::find::repeated_colons::RepeatedColons;
 use crate::find::schemes::{
     is_registered, is_registered_word, needs_slashes, word_needs_slashes, word_of,
 };
@@ -400,6 +401,9 @@ pub(crate) struct Scanner<'h> {
     /// `hay[.0..hay.1]` holds no `[` nor `{`: where
     /// [`www_past_limit`](Scanner::www_past_limit) searched last.
     bracket_free: (usize, usize),
+    /// Where runs that repeat a rejected colon were found broken (see
+    /// [`RepeatedColons`]).
+    repeats: RepeatedColons,
 }
 
 /// `w.` and `W.`: the end of every `www.` in any case (docs/rules.md §1.1).
@@ -877,6 +881,7 @@ impl<'h> Scanner<'h> {
             colon_or_at: EitherByte::new(b':', if opts.email { b'@' } else { b':' }),
             two_labels_at: usize::MAX,
             bracket_free: (0, 0),
+            repeats: RepeatedColons::default(),
         }
     }
 
@@ -1032,7 +1037,9 @@ impl<'h> Scanner<'h> {
     /// `try_email` would reject it: a `:` without `//` after fewer than two
     /// scheme characters (`x:`, `12:30`), before a character that starts
     /// no opaque part (`Note: x`), or after a word that
-    /// [`colon_word_rejected`] rejects (`ab:`, `key:value`); a `:` before
+    /// [`colon_word_rejected`] rejects (`ab:`, `key:value`; where such
+    /// colons repeat with the bytes around them, `ab:ab:…`, the whole
+    /// repetition at once: [`RepeatedColons`]); a `:` before
     /// `//-`, `//.` or `//[` whose authority no DNS host can come of
     /// (`http://-a/…`, `http://[…`); an `@` whose domain is a run of
     /// ASCII letters, digits and `-` without a dot (`a@a@…`). Returns the
@@ -1040,7 +1047,7 @@ impl<'h> Scanner<'h> {
     /// and the last one rejected.
     #[inline]
     fn skip_rejected(
-        &self,
+        &mut self,
         mut t: usize,
         tw: usize,
         to: usize,
@@ -1090,6 +1097,11 @@ impl<'h> Scanner<'h> {
                     {
                         if !colon_word_rejected(hay, t, floor) {
                             break;
+                        }
+                        // `ab:ab:…`: a run that repeats repeats the answer.
+                        if let Some(j) = self.repeats.rejected(hay, t, b, last, floor, tw.min(to)) {
+                            work += (j - t) as u64;
+                            t = j;
                         }
                     } else if let [b1, b2, ..] = hay[t + 1..to.max(t + 1)]
                         // `x:x:…`: the next trigger two bytes on.
@@ -4815,6 +4827,11 @@ mod tests {
         // bytes of work a byte, linear.)
         ("www.a.b.c例[ runs", "www.a.b.c例[", 1000, " "),
         ("www.例.b.c例[ runs", "www.例.b.c例[", 1000, " "),
+        // Runs that repeat a colon rejected for its word, broken within
+        // or past the bytes a try reads (`RepeatedColons`: a failed try
+        // is not made again over the same bytes).
+        ("ab: runs broken", "ab:", 30, "X"),
+        ("file: runs broken", "file:", 60, "_"),
     ];
 
     #[test]
