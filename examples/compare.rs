@@ -406,7 +406,17 @@ fn main() {
             "multilingual" => corpus::multilingual(size).0,
             "log" => corpus::access_log(size).0,
             "dense" => corpus::link_dense(size).0,
-            other => adversarial(other, size),
+            other if corpus::ADVERSARIAL.iter().any(|(n, _)| *n == other) => {
+                adversarial(other, size)
+            }
+            other => {
+                let kinds: Vec<&str> = corpus::ADVERSARIAL.iter().map(|(n, _)| *n).collect();
+                eprintln!(
+                    "compare: no corpus kind {other:?}: prose, multilingual, log, dense, or one of {}",
+                    kinds.join(", ")
+                );
+                std::process::exit(2);
+            }
         };
         std::fs::write(&args[4], text).expect("write");
         return;

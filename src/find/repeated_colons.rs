@@ -29,7 +29,11 @@
 //! `l - BACK`, then the windows of `l` and `c` hold the same bytes: `l`
 //! went the same way (rejected for its word, the search for the next
 //! trigger started one byte after it, and found `c`: no trigger lies
-//! between). Every window of `c + k·p` that ends by `e` holds those bytes
+//! between). (The triggers that the chain's inner loops pass without
+//! that choice are no such colons, and differ from one in bytes the run
+//! holds: the colons of `x:x:…` have a `:` two bytes before them, those
+//! of `http://[…` a `//` after them, and `a@a@…` passes `@`s. A colon
+//! this repetition passed to is one such colon.) Every window of `c + k·p` that ends by `e` holds those bytes
 //! too: the colon there is rejected alike, and the bytes between two of
 //! them hold no trigger, as those between `l` and `c` hold none. The chain
 //! goes on after the last of them at once. (Units with two colons or more,

@@ -69,7 +69,9 @@
 //! Triggers that come every few bytes and are rejected at a glance are
 //! chained without the scan's bookkeeping: `:` and `@` in `skip_rejected`
 //! (`x:x:…`, `a@a@…`, a DNS authority dead from its first byte), `www.`
-//! in `chain_www` (`w.w.w.…`).
+//! in `chain_www` (`w.w.w.…`). Where colons rejected for the word before
+//! them repeat with the bytes around them (`ab:ab:…`), the whole
+//! repetition is passed at once ([`RepeatedColons`]).
 //!
 //! # Resumable
 //!
