@@ -1658,7 +1658,7 @@ mod tests {
     /// `_`, a digit, a longer word), a trigger of another kind, and white
     /// space. A breaker in the bytes a colon's rejection reads after it
     /// (`//`) or far before it (a backslash's parity twenty bytes back)
-    /// fails this test where `AHEAD` or `BACK` is too short.
+    /// fails this test where `AHEAD` is too short.
     #[test]
     fn agree_on_repeated_colons_broken_anywhere() {
         // Backslashes before `nurn:`: an even number leaves the word

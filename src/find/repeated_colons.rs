@@ -10,60 +10,79 @@
 //!
 //! # Why the answer repeats
 //!
-//! Whether the chain rejects a colon at `c` for its word depends on the
-//! bytes from `c - BACK` to `c + AHEAD` and on the floor (the end of the
-//! last candidate, before which nothing is read), and on nothing else:
+//! Whether the chain rejects a colon at `x` for its word depends on these
+//! bytes and on the floor (the end of the last candidate, before which
+//! nothing is read), and on nothing else:
 //!
-//! - the word: `scheme_start` reads back over at most `MAX_RUN + 1` bytes,
-//!   the byte before them and the one before that, and an escape's
-//!   backslashes over `MAX_RUN` more (`2 × MAX_RUN + 2` in all); the
-//!   word's packing reads the eight bytes before the colon;
-//! - what follows: `//` (two bytes), the byte after the colon
+//! - before it: the word, as `scheme_start` finds it, reading back over
+//!   the run of scheme characters before the colon, the byte before the
+//!   run and the one before that, and, where that byte is a backslash,
+//!   the run of backslashes before it; and the eight bytes before the
+//!   colon, which the word is packed from;
+//! - after it: `//` (two bytes), the byte after the colon
 //!   (`word_needs_slashes`), and whether an opaque part starts there
 //!   (`opaque_starts_at`: up to `MAX_OPAQUE_PUNCT` bytes of punctuation,
-//!   then a character of up to four bytes).
+//!   then a character of up to four bytes): [`AHEAD`] bytes.
+//!
+//! In general the reading back goes up to `2 × MAX_RUN + 2` bytes. But
+//! where the byte `p` before the colon is a colon too (`p ≤ MAX_RUN`),
+//! every reading back stops at it or after it, as a colon is neither a
+//! scheme character nor a backslash: no byte before `x - p - 1` is read,
+//! nor before `x - 8`. Call `[x - p - 8, x + AHEAD)` the colon's
+//! *window*; where the floor lies at or before its start, the answer
+//! depends on the window's bytes alone.
 //!
 //! Let the chain reject the colon at `c` so, the trigger it rejected just
-//! before being a colon `p` bytes back (`l = c - p`). If the bytes repeat
-//! with period `p` from `l - BACK` to `e`, and the floor lies at or before
-//! `l - BACK`, then the windows of `l` and `c` hold the same bytes: `l`
-//! went the same way (rejected for its word, the search for the next
-//! trigger started one byte after it, and found `c`: no trigger lies
-//! between). (The triggers that the chain's inner loops pass without
-//! that choice are no such colons, and differ from one in bytes the run
-//! holds: the colons of `x:x:…` have a `:` two bytes before them, those
-//! of `http://[…` a `//` after them, and `a@a@…` passes `@`s. A colon
-//! this repetition passed to is one such colon.) Every window of `c + k·p` that ends by `e` holds those bytes
-//! too: the colon there is rejected alike, and the bytes between two of
-//! them hold no trigger, as those between `l` and `c` hold none. The chain
-//! goes on after the last of them at once. (Units with two colons or more,
-//! `ab:cd:`, are not taken: the period is the distance between two
-//! triggers in a row.) Nothing is remembered from one trigger to the next
-//! but where the last try failed.
+//! before being a colon `p` bytes back (`l = c - p`), and let the bytes
+//! repeat with period `p` from `l - p - 8` to `e`, the floor at or before
+//! `l - p - 8`. Then the byte `p` before `l` is a colon (it repeats `l`),
+//! and the windows of `l` and `c` hold the same bytes: `l` went the same
+//! way (rejected for its word, the search for the next trigger started
+//! one byte after it, and found `c`: no trigger lies between). (The
+//! triggers that the chain's inner loops pass without that choice are no
+//! such colons, and differ from one in bytes the run holds: the colons of
+//! `x:x:…` have a `:` two bytes before them, those of `http://[…` a `//`
+//! after them, and `a@a@…` passes `@`s. A colon this repetition passed
+//! to is one such colon.) The window of every colon `c + k·p` that ends by
+//! `e` holds those bytes too: the colon there is rejected alike, and the
+//! bytes between two of them hold no trigger, as those between `l` and
+//! `c` hold none. The chain goes on after the last of them at once.
+//! (Units with two colons or more, `ab:cd:`, are not taken: the period is
+//! the distance between two triggers in a row.) Nothing is remembered
+//! from one trigger to the next but where the last try failed.
 //!
 //! # Linear time
 //!
-//! The repetition is checked eight bytes at a time from `l - BACK` on, up
-//! to the first byte that breaks it. The next try waits until its run
-//! starts after that byte (a run that repeats after it is chained `BACK`
-//! bytes later), so no byte is checked by two tries: a failed try costs
-//! what it read, once, and a try reads at most `BACK + 2p + AHEAD` bytes
-//! before it fails. A try is made only for a period of at most
-//! [`MAX_PERIOD`] bytes where the byte before the colon repeats too
-//! (`12:30:45`, the times of a log, are not tried).
+//! The repetition is checked eight bytes at a time from `l - p - 8` on,
+//! up to the first byte that breaks it. The next try waits until its run
+//! starts after that byte and [`RETRY`] bytes after the colon tried, so
+//! no byte is checked by two tries: a failed try reads at most `3p + 8 +
+//! AHEAD` bytes, once. A try is made only for a period of at most
+//! [`MAX_PERIOD`] bytes where the byte before the colon repeats too (most
+//! times of a log, `12:30:45`, are not tried; `10:10:10` is).
 
-use super::scanner::{MAX_OPAQUE_PUNCT, MAX_RUN};
+use super::scanner::MAX_OPAQUE_PUNCT;
 
-/// How far before a colon its rejection reads (see the module docs).
-pub(crate) const BACK: usize = 2 * MAX_RUN + 8;
+/// How far before `l`'s colon the run must repeat beyond one period
+/// (see the module docs): the eight bytes the word is packed from.
+pub(crate) const BEFORE: usize = 8;
 
 /// How far after a colon its rejection reads: `c + 1` to
 /// `c + 1 + MAX_OPAQUE_PUNCT` and a character of up to four bytes there.
 pub(crate) const AHEAD: usize = 1 + MAX_OPAQUE_PUNCT + 4;
 
+/// How far after a colon whose run broke the next try's run starts at
+/// the earliest: a run that breaks near every colon (`aax:abx:…`, the
+/// byte before each colon the same) is tried once in 64 bytes, a few
+/// instructions a colon; one that starts to repeat after the break is
+/// passed from 64 bytes on.
+const RETRY: usize = 64;
+
 /// The longest period tried: a trigger every 32 bytes or more costs
-/// less than ten instructions a byte read one by one.
+/// less than ten instructions a byte read one by one. (At most
+/// `MAX_RUN`: see the module docs.)
 pub(crate) const MAX_PERIOD: usize = 32;
+const _: () = assert!(MAX_PERIOD <= super::scanner::MAX_RUN);
 
 /// Where the last try found a run broken: a try's run must start after
 /// it. A hint only (a stale one delays a chain, changes no answer), kept
@@ -72,6 +91,9 @@ pub(crate) const MAX_PERIOD: usize = 32;
 #[derive(Default)]
 pub(crate) struct RepeatedColons {
     clear_from: usize,
+    /// How many repetitions were passed (for the tests).
+    #[cfg(test)]
+    pub(crate) jumps: usize,
 }
 
 impl RepeatedColons {
@@ -82,7 +104,7 @@ impl RepeatedColons {
     /// repetition before `bound` that is rejected alike; every trigger
     /// between is rejected too. `floor`: where the scan may not read
     /// before. (The scan's work counts the bytes passed; a try reads at
-    /// most `BACK + 2p + AHEAD` more, once: see the module docs.)
+    /// most `3p + 8 + AHEAD` more, once: see the module docs.)
     #[inline(always)]
     pub(crate) fn rejected(
         &mut self,
@@ -102,11 +124,15 @@ impl RepeatedColons {
             return None;
         }
         let p = c - l;
-        if p > MAX_PERIOD || l < floor.max(self.clear_from) + BACK {
+        if p > MAX_PERIOD || l < floor.max(self.clear_from) + p + BEFORE {
             return None;
         }
         match try_repeat(hay, c, p, bound) {
             Ok((jump, e)) => {
+                #[cfg(test)]
+                {
+                    self.jumps += 1;
+                }
                 self.clear_from = e;
                 Some(jump)
             }
@@ -122,20 +148,23 @@ impl RepeatedColons {
 /// before it (see [`RepeatedColons::rejected`]): the last colon `k ≥ 1`
 /// periods on, before `bound`, whose window repeats `c`'s, and where the
 /// run ends; or where the next try's run may start (after the byte that
-/// broke this one). Out of line: tried only where the byte before the
-/// colon repeats.
+/// broke this one, and [`RETRY`] bytes after `c`). Out of line: tried
+/// only where the byte before the colon repeats.
 #[inline(never)]
 fn try_repeat(hay: &[u8], c: usize, p: usize, bound: usize) -> Result<(usize, usize), usize> {
-    let start = c - p - BACK;
-    // The run must hold the next colon's window at least.
+    let start = c - 2 * p - BEFORE;
+    // The run must hold the next colon, before the bound, and its window.
     let want = c + p + AHEAD;
     let lim = hay.len().min(bound.saturating_add(AHEAD));
-    if want > lim {
+    if want > lim || c + p >= bound {
         return Err(start);
     }
     let e = repeats_until(hay, start, p, lim);
     if e < want {
-        return Err(e + 1);
+        // The next try's run starts after the break, and `RETRY` bytes
+        // after this colon: it reads none of these bytes again, and
+        // runs that break again and again are not tried at every colon.
+        return Err((e + 1).max(c + RETRY));
     }
     // The last colon `k` periods on whose window ends by `e`, before
     // `bound`.
@@ -225,20 +254,27 @@ mod tests {
         let &[(c, j)] = &jumps[..] else {
             panic!("{jumps:?}")
         };
-        // The first colon with one before it whose run starts in the input.
-        assert!(c - 3 >= BACK && c - 3 < BACK + 3, "{c}");
+        // The first colon whose run (two periods and eight bytes before
+        // it) lies in the input.
+        assert_eq!(c, 14);
         assert_eq!(hay[j], b':');
         assert!(j + AHEAD <= hay.len() && j + 3 + AHEAD > hay.len(), "{j}");
         // A floor: the run starts after it.
         let &[(c, _)] = &chain(&hay, 100, hay.len())[..] else {
             panic!()
         };
-        assert!(c - 3 >= 100 + BACK && c - 3 < 100 + BACK + 3, "{c}");
-        // A bound: the chain stops before it.
+        assert!(c - 6 - BEFORE >= 100 && c - 6 - BEFORE < 103, "{c}");
+        // A bound: the chain stops before it, wherever it falls (on the
+        // colon after the one tried too: no jump then).
         let &[(_, j)] = &chain(&hay, 0, 400)[..] else {
             panic!()
         };
         assert!(j < 400 && j + 3 >= 400, "{j}");
+        for bound in 10..60 {
+            for (c, j) in chain(&hay, 0, bound) {
+                assert!(c < j && j < bound, "{bound}: {c} {j}");
+            }
+        }
         // A period too long, or the byte before the colon not repeated.
         let long = format!("{}:", "a".repeat(MAX_PERIOD)).repeat(40);
         assert_eq!(chain(long.as_bytes(), 0, long.len()), vec![]);
@@ -255,12 +291,12 @@ mod tests {
             hay[brk] = b'x';
             let jumps = chain(&hay, 0, hay.len());
             for &(c, j) in &jumps {
-                let run = c - 5 - BACK;
+                let run = c - 10 - BEFORE;
                 assert!(run > brk || j + AHEAD <= brk, "brk {brk} {jumps:?}");
             }
             let (_, j) = jumps[0];
             assert!(j + 5 + AHEAD > brk, "brk {brk} {jumps:?}");
-            if brk + BACK + 40 < hay.len() {
+            if brk + 60 < hay.len() {
                 assert_eq!(jumps.len(), 2, "brk {brk} {jumps:?}");
             }
         }

@@ -820,28 +820,38 @@ fn is_dns_scheme_at(hay: &[u8], start: usize, c: usize) -> bool {
 /// rejects it for the word before it alone. That word, as
 /// [`scheme_start`] finds it, is no scheme (`2ab:`), a letter (`a:`), not
 /// registered (`ab:`, `key:`) or one that needs `//` here
-/// ([`word_needs_slashes`]: `http:x`, `file:x`), told from one load of
-/// the eight bytes before the colon. False where it is not sure: a
-/// scheme of more than eight bytes, or a colon within the input's first
-/// eight bytes; `try_scheme` then decides. A trigger every three bytes,
-/// `ab:ab:…`, took 360 instructions each through the scan and
+/// ([`word_needs_slashes`]: `http:x`, `file:x`). A word of up to eight
+/// bytes is told from one load of the eight bytes before the colon (at
+/// the input's start, from a copy); a longer one is looked up as it is
+/// (no scheme of more than eight bytes needs `//`). A trigger every three
+/// bytes, `ab:ab:…`, took 360 instructions each through the scan and
 /// `try_scheme`.
 #[inline]
 fn colon_word_rejected(hay: &[u8], c: usize, floor: usize) -> bool {
-    let Some(eight) = c.checked_sub(8).and_then(|b| hay.get(b..c)) else {
-        return false;
-    };
     let Some(start) = scheme_start(hay, c, floor).0 else {
         return true;
     };
     match c - start {
         0 | 1 => true,
         n @ 2..=8 => {
-            let lower = lowered_tail(eight, n);
+            let lower = match c.checked_sub(8) {
+                Some(b) => lowered_tail(&hay[b..c], n),
+                None => lowered_tail(&first_eight(hay, c), n),
+            };
             !is_registered_word(lower) || word_needs_slashes(lower, hay.get(c + 1).copied())
         }
-        _ => false,
+        _ => !is_registered(&hay[start..c]),
     }
+}
+
+/// The bytes before `c` (fewer than eight) at the end of eight bytes,
+/// zeros before them: what [`lowered_tail`] reads of a word at the
+/// input's start.
+#[cold]
+fn first_eight(hay: &[u8], c: usize) -> [u8; 8] {
+    let mut eight = [0; 8];
+    eight[8 - c..].copy_from_slice(&hay[..c]);
+    eight
 }
 
 /// Where a reading from `from` is cut at `limit` (a byte of `hay`): the
@@ -973,16 +983,20 @@ impl<'h> Scanner<'h> {
             // neighbours, and the next one is often where that glance
             // stopped, so rejected triggers are chained here without the
             // bookkeeping above.
-            let (n, last) = self.skip_rejected(t, tw, to, state);
-            if let Some(last) = last {
-                state.pos = last + 1;
-                self.next[0] = (n, to);
-                if n >= tw || n >= to {
-                    continue 'outer;
-                }
-                t = n;
-            }
+            // (After a trigger `try_scheme` rejects too, the next ones go
+            // through the chain again: one call over `ab:ab:…` from its
+            // first colon, which the chain leaves to `try_scheme`, would
+            // otherwise never chain.)
             loop {
+                let (n, last) = self.skip_rejected(t, tw, to, state);
+                if let Some(last) = last {
+                    state.pos = last + 1;
+                    self.next[0] = (n, to);
+                    if n >= tw || n >= to {
+                        continue 'outer;
+                    }
+                    t = n;
+                }
                 let r = if hay[t] == b':' {
                     self.try_scheme(t, state)
                 } else {
@@ -4711,6 +4725,37 @@ mod tests {
         check("連絡先は|info@example.jp|まで");
         check("|www.example.com|, or not");
         check("Note: x, Re: y, 12:30, std::vec, key:value, localhost:8080");
+    }
+
+    /// One call of the scan over a run that repeats a colon rejected for
+    /// its word passes the repetition at once (`RepeatedColons`), also
+    /// where the first colon comes too early for the chain of rejected
+    /// triggers to judge it (`ab:` at the input's start) and after a
+    /// trigger it leaves to `try_scheme`: every trigger that follows goes
+    /// through the chain again.
+    #[test]
+    fn one_scan_passes_repeated_colons_at_once() {
+        for text in [
+            "ab:".repeat(20_000),
+            format!("x{}", "file:".repeat(10_000)),
+            format!("see mailto: and 12:30 {}", "x:/a".repeat(10_000)),
+        ] {
+            for email in [true, false] {
+                let opts = Options {
+                    email,
+                    ..Options::default()
+                };
+                let mut sc = Scanner::new(text.as_bytes(), opts);
+                let mut st = ScanState::default();
+                let mut found = 0;
+                sc.scan(&mut st, text.len(), &mut |_| {
+                    found += 1;
+                    true
+                });
+                assert_eq!(found, 0, "{}", &text[..20]);
+                assert!(sc.repeats.jumps >= 1, "{}", &text[..20]);
+            }
+        }
     }
 
     /// The bytes examined by a whole scan of `text`.
