@@ -406,17 +406,17 @@ fn main() {
             "multilingual" => corpus::multilingual(size).0,
             "log" => corpus::access_log(size).0,
             "dense" => corpus::link_dense(size).0,
-            other if corpus::ADVERSARIAL.iter().any(|(n, _)| *n == other) => {
-                adversarial(other, size)
-            }
-            other => {
-                let kinds: Vec<&str> = corpus::ADVERSARIAL.iter().map(|(n, _)| *n).collect();
-                eprintln!(
-                    "compare: no corpus kind {other:?}: prose, multilingual, log, dense, or one of {}",
-                    kinds.join(", ")
-                );
-                std::process::exit(2);
-            }
+            other => match corpus::ADVERSARIAL.iter().find(|(n, _)| *n == other) {
+                Some(&(_, unit)) => corpus::adversarial(unit, size),
+                None => {
+                    let kinds: Vec<&str> = corpus::ADVERSARIAL.iter().map(|(n, _)| *n).collect();
+                    eprintln!(
+                        "compare: no corpus kind {other:?}: prose, multilingual, log, dense, or one of {}",
+                        kinds.join(", ")
+                    );
+                    std::process::exit(2);
+                }
+            },
         };
         std::fs::write(&args[4], text).expect("write");
         return;

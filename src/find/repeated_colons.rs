@@ -99,10 +99,9 @@ pub(crate) struct RepeatedColons {
 impl RepeatedColons {
     /// For the colon at `c` that the chain rejected for its word, `before`
     /// the byte before it and `last` the trigger the chain rejected just
-    /// before it (if any): where the run from
-    /// there repeats (see the module docs), the last colon of the
-    /// repetition before `bound` that is rejected alike; every trigger
-    /// between is rejected too. `floor`: where the scan may not read
+    /// before it (if any): where the run from there repeats (see the
+    /// module docs), the last colon of the repetition before `bound` that
+    /// is rejected alike; every trigger between is rejected too. `floor`: where the scan may not read
     /// before. (The scan's work counts the bytes passed; a try reads at
     /// most `3p + 8 + AHEAD` more, once: see the module docs.)
     #[inline(always)]
