@@ -1556,7 +1556,8 @@ impl<'h> Scanner<'h> {
         // Blocks of 64 bytes, each from three bytes before the first `.`
         // it looks at: bit `k` of `www` is a `.` at `base + k` after three
         // `w` in any case (`k` ≥ 3), the only triggers `www_start` may
-        // take. A few blocks, then the scan's pair search takes over.
+        // take. At least four blocks, and on through every block that holds a
+        // trigger; then the scan's pair search takes over.
         let mut base = t.saturating_sub(2);
         // Whether the last block held a trigger: a chain goes on past its
         // fourth block only through blocks that do (`www.a/[…` took 15%

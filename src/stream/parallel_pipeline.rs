@@ -2,12 +2,17 @@
 //! over three slots that take turns (see [`Searcher::threads`]).
 
 use std::io;
+use std::sync::{Mutex, PoisonError};
 
+use crate::find::scanner::Options;
 use crate::find::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState};
 use crate::stream::delivery::{Delivery, Locate};
 use crate::stream::locating::Lines;
-use crate::stream::parallel_scan::{MIN_PIECE, scan_window};
-use crate::stream::read_at::Fill;
+use crate::stream::parallel_scan::{
+    Checkpoint, FIRST_CHECKPOINT, MIN_PIECE, Pieces, scan_window, window_cuts,
+};
+use crate::stream::pool::{Runs, lock};
+use crate::stream::read_at::{Fill, PieceRead, PieceReader, READ_PIECE};
 use crate::stream::roll_buffer::RollBuffer;
 use crate::stream::roll_scan::decided_up_to;
 use crate::stream::searcher::Searcher;
@@ -55,6 +60,7 @@ impl Searcher {
         let mut deferred = None;
         let mut found: Vec<Vec<Candidate>> = Vec::new();
         let mut pending: Vec<Vec<Candidate>> = Vec::new();
+        let mut marks: Vec<Vec<Checkpoint>> = Vec::new();
         let mut kept: Option<D::Kept> = None;
         let mut state = ScanState::default();
         let mut lines = Lines::new(self.counts_lines::<D>());
@@ -70,33 +76,22 @@ impl Searcher {
             let to = decided_up_to(window.len(), at_end, margin);
             let mut st = state.clone();
             let mut read = Ok(true);
-            let scan = &mut found;
-            let (located, flushed) = self.pool.in_place_scope(|scope| {
-                scope.spawn(|_| {
-                    scan.iter_mut().for_each(Vec::clear);
-                    if to > st.pos {
-                        let threads = self.threads;
-                        scan_window(window, opts, &mut st, to, threads * 8, MIN_PIECE, scan);
-                    }
-                });
-                // The reader need not be `Send`: it is read here, and the
-                // offset map is only consulted once it is read.
-                if !at_end {
-                    let keep = window.len().saturating_sub(overlap);
-                    n.buf.clear();
-                    n.buf.extend(&window[keep..]);
-                    n.base = c.base + keep;
-                    read = fill_block(&mut source, &mut n.buf, block, chunk, &mut deferred);
-                }
-                // The hits of the block before last, kept by the last
-                // round, go to the sink while the pool scans.
-                let flushed = match kept.take() {
-                    Some(k) => delivery.flush(k),
-                    None => Ok(true),
-                };
-                if !matches!(flushed, Ok(true)) {
-                    return (None, flushed);
-                }
+            // A file of UTF-8 is read in pieces by the threads themselves,
+            // each the pieces it scans a round later (see `Runs`).
+            let by_thread = !at_end && block > READ_PIECE && source.reads_in_pieces();
+            let mut reads: Vec<PieceRead> = Vec::new();
+            let (scan, marks) = (&mut found, &mut marks);
+            let (located, flushed) = if by_thread {
+                // Slot `next` starts with what it repeats of this one; its
+                // new bytes are read into the room after.
+                let keep = window.len().saturating_sub(overlap);
+                n.buf.clear();
+                n.buf.extend(&window[keep..]);
+                n.base = c.base + keep;
+                let room = n.buf.spare(block);
+                let reader = source.reader.piece_reader().expect("read in pieces");
+                let (st, reads) = (&mut st, &mut reads);
+                let threads = self.threads;
                 let mut ctx = Locate {
                     lines: &mut lines,
                     window: p.buf.bytes(),
@@ -104,8 +99,58 @@ impl Searcher {
                     transcoder: &source.transcoder,
                     pool: &self.pool,
                 };
-                (Some(delivery.locate(&pending, &mut ctx)), flushed)
-            });
+                self.pool.in_place_scope(|scope| {
+                    scope.spawn(move |_| {
+                        scan_and_read(
+                            window, opts, st, to, threads, scan, marks, room, reader, reads,
+                        )
+                    });
+                    flush_and_locate(delivery, &mut kept, &pending, &mut ctx)
+                })
+            } else {
+                self.pool.in_place_scope(|scope| {
+                    scope.spawn(|_| {
+                        scan.iter_mut().for_each(Vec::clear);
+                        if to > st.pos {
+                            let threads = self.threads;
+                            scan_window(window, opts, &mut st, to, threads * 8, MIN_PIECE, scan);
+                        }
+                    });
+                    // The reader need not be `Send`: it is read here, and
+                    // the offset map is only consulted once it is read.
+                    if !at_end {
+                        let keep = window.len().saturating_sub(overlap);
+                        n.buf.clear();
+                        n.buf.extend(&window[keep..]);
+                        n.base = c.base + keep;
+                        read = fill_block(&mut source, &mut n.buf, block, chunk, &mut deferred);
+                    }
+                    let mut ctx = Locate {
+                        lines: &mut lines,
+                        window: p.buf.bytes(),
+                        base: p.base,
+                        transcoder: &source.transcoder,
+                        pool: &self.pool,
+                    };
+                    flush_and_locate(delivery, &mut kept, &pending, &mut ctx)
+                })
+            };
+            if by_thread {
+                // The pieces read, taken as a fill, and on as `fill_block`
+                // goes (a read that came short of the block without the
+                // end: an error after some bytes).
+                let start = n.buf.len();
+                let first = source.took_pieces(&mut n.buf, start, block, reads);
+                read = fill_block_from(
+                    &mut source,
+                    &mut n.buf,
+                    start,
+                    block,
+                    chunk,
+                    &mut deferred,
+                    first,
+                );
+            }
             state = st;
             let mut go_on = flushed?;
             if let (true, Some(located)) = (go_on, located) {
@@ -172,9 +217,44 @@ fn fill_block<R: Fill>(
         return Err(e);
     }
     let start = buf.len();
+    let first = source.fill(buf, chunk.min(want));
+    fill_block_from(source, buf, start, want, chunk, deferred, first)
+}
+
+/// This thread's part of a round, while the pool scans: the hits kept by
+/// the last round go to the sink, then the hits of the block before
+/// (`pending`) are located (none if the sink says to stop or fails).
+fn flush_and_locate<'h, D: Delivery>(
+    delivery: &mut D,
+    kept: &mut Option<D::Kept>,
+    pending: &[Vec<Candidate>],
+    ctx: &mut Locate<'_, 'h>,
+) -> (Option<D::Located<'h>>, Result<bool, D::Error>) {
+    let flushed = match kept.take() {
+        Some(k) => delivery.flush(k),
+        None => Ok(true),
+    };
+    if !matches!(flushed, Ok(true)) {
+        return (None, flushed);
+    }
+    (Some(delivery.locate(pending, ctx)), flushed)
+}
+
+/// [`fill_block`] after its first fill, which read from `start` on and
+/// gave `first`.
+fn fill_block_from<R: Fill>(
+    source: &mut Source<R>,
+    buf: &mut RollBuffer,
+    start: usize,
+    want: usize,
+    chunk: usize,
+    deferred: &mut Option<io::Error>,
+    first: io::Result<bool>,
+) -> io::Result<bool> {
     let target = start + want;
+    let mut filled = first;
     loop {
-        match source.fill(buf, chunk.min(target - buf.len())) {
+        match filled {
             Ok(false) if buf.len() < target => {}
             Err(e) if buf.len() > start => {
                 *deferred = Some(e);
@@ -182,6 +262,84 @@ fn fill_block<R: Fill>(
             }
             ended => return ended,
         }
+        filled = source.fill(buf, chunk.min(target - buf.len()));
+    }
+}
+
+/// A round's work on the pool when the threads read the next block
+/// themselves: each thread scans its share of the pieces of `window` (in
+/// `state.pos..to`, into `found` and `marks`) and reads its share of the
+/// pieces of `room` through `reader` (into `reads`), in one broadcast; the
+/// scan's pieces are then joined. Thread `i` of `n` takes the `i`-th of
+/// `n` even runs of each first (see [`Runs`]), so that the bytes it scans
+/// are, give or take the slot's repeated head, those it read a round
+/// before; then what is left of the others' runs.
+#[allow(clippy::too_many_arguments)]
+fn scan_and_read(
+    window: &[u8],
+    opts: Options,
+    state: &mut ScanState,
+    to: usize,
+    threads: usize,
+    found: &mut Vec<Vec<Candidate>>,
+    marks: &mut Vec<Vec<Checkpoint>>,
+    room: &mut [u8],
+    reader: &dyn PieceReader,
+    reads: &mut Vec<PieceRead>,
+) {
+    let cuts = if to > state.pos {
+        window_cuts(window, state, to, threads * 8, MIN_PIECE)
+    } else {
+        Vec::new()
+    };
+    let pieces = Pieces::new(window, opts, state, &cuts, FIRST_CHECKPOINT);
+    let count = pieces.count();
+    found.resize_with(count, Vec::new);
+    marks.resize_with(count, Vec::new);
+    let scans: Vec<Mutex<_>> = found
+        .iter_mut()
+        .zip(marks.iter_mut())
+        .map(Mutex::new)
+        .collect();
+    let room: Vec<Mutex<(&mut [u8], Option<PieceRead>)>> = room
+        .chunks_mut(READ_PIECE)
+        .map(|p| Mutex::new((p, None)))
+        .collect();
+    let n = rayon::current_num_threads();
+    let (scan_runs, read_runs) = (Runs::new(scans.len(), n), Runs::new(room.len(), n));
+    let scan = |k: usize| {
+        let (found, marks) = &mut *lock(&scans[k]);
+        pieces.scan(k, found, marks);
+    };
+    let read = |j: usize| {
+        let (piece, read) = &mut *lock(&room[j]);
+        *read = Some(reader.read_piece(j * READ_PIECE, piece));
+    };
+    rayon::broadcast(|ctx| {
+        let i = ctx.index();
+        // Its own pieces first: the bytes it read, then those it will
+        // scan; then what the others have not come to.
+        while let Some(k) = scan_runs.own(i) {
+            scan(k);
+        }
+        while let Some(j) = read_runs.own(i) {
+            read(j);
+        }
+        while let Some(k) = scan_runs.other(i) {
+            scan(k);
+        }
+        while let Some(j) = read_runs.other(i) {
+            read(j);
+        }
+    });
+    drop(scans);
+    reads.clear();
+    reads.extend(
+        room.into_iter()
+            .filter_map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner).1),
+    );
+    if count > 0 {
+        pieces.join(state, marks, found);
     }
 }
 

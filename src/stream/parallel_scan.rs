@@ -52,7 +52,7 @@ pub(crate) const MIN_PIECE: usize = 64 * 1024;
 /// lies [`CHECKPOINT_GROWTH`] times as far from the one before. The
 /// sequential scan carried over a seam usually joins the piece's at the
 /// first.
-const FIRST_CHECKPOINT: usize = 256;
+pub(crate) const FIRST_CHECKPOINT: usize = 256;
 
 /// Few checkpoints, since each is a call of the scanner and its searches
 /// (twice as many cost prose 2% more instructions), and yet one soon after
@@ -108,7 +108,7 @@ fn char_boundary(hay: &[u8], mut at: usize) -> usize {
 
 /// A piece's own scan at a checkpoint.
 #[derive(Clone, Debug)]
-struct Checkpoint {
+pub(crate) struct Checkpoint {
     /// Triggers before this were scanned.
     at: usize,
     /// The scan's state there.
@@ -131,10 +131,22 @@ pub(crate) fn scan_window(
     min_piece: usize,
     out: &mut Vec<Vec<Candidate>>,
 ) {
+    let cuts = window_cuts(hay, state, to, pieces, min_piece);
+    scan_pieces(hay, opts, state, &cuts, FIRST_CHECKPOINT, out);
+}
+
+/// The cuts of [`scan_window`]'s pieces: from the scan's position (or
+/// `to`) to `to`, in up to `pieces` pieces of at least `min_piece` bytes.
+pub(crate) fn window_cuts(
+    hay: &[u8],
+    state: &ScanState,
+    to: usize,
+    pieces: usize,
+    min_piece: usize,
+) -> Vec<usize> {
     let from = state.pos.min(to);
     let n = pieces.min((to - from) / min_piece.max(1)).max(1);
-    let cuts = cuts(hay, from, to, n);
-    scan_pieces(hay, opts, state, &cuts, FIRST_CHECKPOINT, out);
+    cuts(hay, from, to, n)
 }
 
 /// Scans the pieces between `cuts` (`cuts[0]` at or before `state.pos`,
@@ -160,17 +172,7 @@ fn scan_pieces(
         });
         return;
     }
-    // The bytes a piece's scan reads: what the triggers before its end
-    // need, on a character boundary; the last piece reads the window.
-    let reach = opts.max_len.max(MIN_MAX_LEN) + LOOKAHEAD;
-    let limit = |k: usize| {
-        if k + 1 == count {
-            hay.len()
-        } else {
-            char_boundary(hay, (cuts[k + 1] + reach).min(hay.len()))
-        }
-    };
-    let first = state.clone();
+    let pieces = Pieces::new(hay, opts, state, cuts, first_checkpoint);
     let mut marks: Vec<Vec<Checkpoint>> = vec![Vec::new(); count];
     out.par_iter_mut()
         .zip(marks.par_iter_mut())
@@ -179,51 +181,126 @@ fn scan_pieces(
         // out runs of pieces, and the window would end with one thread
         // waiting for the other's last run.
         .with_max_len(1)
-        .for_each(|(k, (found, marks))| {
-            let (at, end) = (cuts[k], cuts[k + 1]);
-            let mut state = if k == 0 { first.clone() } else { fresh(at) };
-            let mut scanner = Scanner::new(&hay[..limit(k)], opts);
-            found.clear();
-            marks.clear();
-            // The first piece starts in the sequential scan's own state:
-            // it needs no checkpoint but its end.
-            let mut step = if k == 0 { end - at } else { first_checkpoint };
-            let mut x = at;
-            while x < end {
-                x = x.saturating_add(step).min(end);
-                scanner.scan(&mut state, x, &mut |c| {
-                    found.push(c);
-                    true
-                });
-                marks.push(Checkpoint {
-                    at: x,
-                    state: state.clone(),
-                    found: found.len(),
-                });
-                step = step.saturating_mul(CHECKPOINT_GROWTH);
-            }
-        });
-    // Every byte read, by every scan (for the tests of linearity).
-    let mut work = marks.iter().map(|m| m[m.len() - 1].state.work).sum::<u64>();
-    let mut cur = first;
-    let mut redo = Vec::new();
-    for k in 0..count {
-        if k == 0 || same_course(&cur, &fresh(cuts[k])) {
-            // Every piece has a checkpoint at its end.
-            cur = marks[k][marks[k].len() - 1].state.clone();
-        } else {
-            work += settle(
-                &hay[..limit(k)],
-                opts,
-                &mut cur,
-                &marks[k],
-                &mut out[k],
-                &mut redo,
-            );
+        .for_each(|(k, (found, marks))| pieces.scan(k, found, marks));
+    pieces.join(state, &marks, out);
+}
+
+/// A window's scan in the pieces between its cuts: each piece scanned on
+/// its own, on any thread ([`scan`](Pieces::scan)), then joined in order
+/// ([`join`](Pieces::join)).
+pub(crate) struct Pieces<'a> {
+    hay: &'a [u8],
+    opts: Options,
+    cuts: &'a [usize],
+    /// The sequential scan's state at the first cut.
+    first: ScanState,
+    first_checkpoint: usize,
+}
+
+impl<'a> Pieces<'a> {
+    /// The pieces of `hay` between `cuts` (`cuts[0]` at or before
+    /// `state.pos`, the last one the bound of the scan), the first
+    /// checkpoint of each `first_checkpoint` bytes after its cut.
+    pub(crate) fn new(
+        hay: &'a [u8],
+        opts: Options,
+        state: &ScanState,
+        cuts: &'a [usize],
+        first_checkpoint: usize,
+    ) -> Pieces<'a> {
+        Pieces {
+            hay,
+            opts,
+            cuts,
+            first: state.clone(),
+            first_checkpoint,
         }
     }
-    cur.work = work;
-    *state = cur;
+
+    /// How many pieces.
+    pub(crate) fn count(&self) -> usize {
+        self.cuts.len().saturating_sub(1)
+    }
+
+    /// The bytes piece `k`'s scan reads: what the triggers before its end
+    /// need, on a character boundary; the last piece reads the window.
+    fn limit(&self, k: usize) -> usize {
+        let hay = self.hay;
+        if k + 1 == self.count() {
+            hay.len()
+        } else {
+            let reach = self.opts.max_len.max(MIN_MAX_LEN) + LOOKAHEAD;
+            char_boundary(hay, (self.cuts[k + 1] + reach).min(hay.len()))
+        }
+    }
+
+    /// Piece `k`'s own scan: its candidates into `found`, its checkpoints
+    /// into `marks` (both cleared first).
+    pub(crate) fn scan(&self, k: usize, found: &mut Vec<Candidate>, marks: &mut Vec<Checkpoint>) {
+        let (at, end) = (self.cuts[k], self.cuts[k + 1]);
+        let mut state = if k == 0 {
+            self.first.clone()
+        } else {
+            fresh(at)
+        };
+        let mut scanner = Scanner::new(&self.hay[..self.limit(k)], self.opts);
+        found.clear();
+        marks.clear();
+        // The first piece starts in the sequential scan's own state: it
+        // needs no checkpoint but its end.
+        let mut step = if k == 0 {
+            end - at
+        } else {
+            self.first_checkpoint
+        };
+        let mut x = at;
+        while x < end {
+            x = x.saturating_add(step).min(end);
+            scanner.scan(&mut state, x, &mut |c| {
+                found.push(c);
+                true
+            });
+            marks.push(Checkpoint {
+                at: x,
+                state: state.clone(),
+                found: found.len(),
+            });
+            step = step.saturating_mul(CHECKPOINT_GROWTH);
+        }
+    }
+
+    /// Joins the pieces' scans (`marks` and `out`, piece by piece) in
+    /// order, settling each seam: `out` becomes the sequential scan's
+    /// candidates and `state` its state at the last cut.
+    pub(crate) fn join(
+        &self,
+        state: &mut ScanState,
+        marks: &[Vec<Checkpoint>],
+        out: &mut [Vec<Candidate>],
+    ) {
+        let cuts = self.cuts;
+        // Every byte read, by every scan (for the tests of linearity).
+        let mut work = marks.iter().map(|m| m[m.len() - 1].state.work).sum::<u64>();
+        let mut cur = self.first.clone();
+        let mut redo = Vec::new();
+        for k in 0..self.count() {
+            if k == 0 || same_course(&cur, &fresh(cuts[k])) {
+                // Every piece has a checkpoint at its end.
+                cur = marks[k][marks[k].len() - 1].state.clone();
+            } else {
+                work += settle(
+                    &self.hay[..self.limit(k)],
+                    self.opts,
+                    &mut cur,
+                    &marks[k],
+                    &mut out[k],
+                    &mut redo,
+                );
+            }
+        }
+        cur.work = work;
+        *state = cur;
+    }
 }
 
 /// Carries the sequential scan `cur` over a piece (`hay` ends where the

@@ -5,6 +5,7 @@
 use std::fmt;
 #[cfg(feature = "parallel")]
 use std::sync::Arc;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[cfg(feature = "parallel")]
 use rayon::ThreadPool;
@@ -67,5 +68,105 @@ impl fmt::Debug for Pool {
             return write!(f, "Pool(given, {} threads)", pool.current_num_threads());
         }
         f.write_str("Pool(default)")
+    }
+}
+
+/// Jobs `0..len` cut into one run per thread of the pool, in order and of
+/// even length, each thread's own: a thread takes the jobs of its run from
+/// the front, then the jobs left in the others' runs from their back.
+///
+/// The parallel pipeline hands each thread the pieces of a block it reads
+/// and, a round later, the pieces of that block it scans, so that each
+/// scans what it read while the bytes are still in its core's cache.
+/// (Handed to whichever thread was free, as rayon's parallel iterators
+/// do, the reading thread read nearly every block and the other scanned
+/// it, every byte moving from one core's cache to the other's: 16% more
+/// processor time on a file without white space.) A thread held up (the
+/// calling thread, which also hands the hits to the sink) leaves its run
+/// to the others.
+pub(crate) struct Runs {
+    /// Each run's jobs not yet taken: `front..back`.
+    runs: Vec<Mutex<(usize, usize)>>,
+}
+
+impl Runs {
+    pub(crate) fn new(len: usize, threads: usize) -> Runs {
+        let n = threads.max(1);
+        let runs = (0..n)
+            .map(|i| Mutex::new((i * len / n, (i + 1) * len / n)))
+            .collect();
+        Runs { runs }
+    }
+
+    /// The next job of thread `i`'s own run.
+    pub(crate) fn own(&self, i: usize) -> Option<usize> {
+        let mut run = lock(self.runs.get(i)?);
+        (run.0 < run.1).then(|| {
+            run.0 += 1;
+            run.0 - 1
+        })
+    }
+
+    /// A job left in another thread's run than `i`'s (the last of the
+    /// next run after `i`'s that has any).
+    pub(crate) fn other(&self, i: usize) -> Option<usize> {
+        let n = self.runs.len();
+        (1..n).find_map(|d| {
+            let mut run = lock(&self.runs[(i + d) % n]);
+            (run.0 < run.1).then(|| {
+                run.1 -= 1;
+                run.1
+            })
+        })
+    }
+}
+
+/// The value behind `m` (a panic elsewhere leaves it as it was).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every job is taken once: thread `i` takes its own run in order,
+    /// then the others' from their back.
+    #[test]
+    fn runs_hand_out_every_job_once_own_run_first() {
+        for threads in 1..5 {
+            for len in 0..20 {
+                let runs = Runs::new(len, threads);
+                let mut taken = vec![];
+                // Thread 0 takes its own run, then everything left.
+                let own: Vec<usize> = std::iter::from_fn(|| runs.own(0)).collect();
+                assert_eq!(
+                    own,
+                    (0..len / threads).collect::<Vec<_>>(),
+                    "{len} {threads}"
+                );
+                taken.extend(own);
+                if threads > 1 {
+                    // Thread 1 takes one of its own, then thread 0 steals
+                    // from the back of the next run with jobs left.
+                    if let Some(k) = runs.own(1) {
+                        assert_eq!(k, len / threads);
+                        taken.push(k);
+                    }
+                    let run_1 = len / threads..2 * len / threads;
+                    let stolen = runs.other(0);
+                    if run_1.len() >= 2 {
+                        assert_eq!(stolen, Some(run_1.end - 1), "{len} {threads}");
+                    }
+                    taken.extend(stolen);
+                }
+                for i in 0..threads {
+                    taken.extend(std::iter::from_fn(|| runs.own(i)));
+                    taken.extend(std::iter::from_fn(|| runs.other(i)));
+                }
+                taken.sort_unstable();
+                assert_eq!(taken, (0..len).collect::<Vec<_>>(), "{len} {threads}");
+            }
+        }
     }
 }

@@ -77,6 +77,34 @@ pub(crate) trait Fill: Read {
     fn valid_utf8(&self) -> Option<(usize, usize)> {
         None
     }
+
+    /// The input as pieces that any thread can read, if it can be read so
+    /// (a [`ReadAt`] input read in parallel): the parallel pipeline then
+    /// has each thread read the pieces of a block it will scan (see
+    /// [`PieceReader`]).
+    fn piece_reader(&self) -> Option<&dyn PieceReader> {
+        None
+    }
+
+    /// Takes the pieces of a fill that threads read through
+    /// [`piece_reader`](Fill::piece_reader), in order, into `buf` (where
+    /// they were read): as [`fill`](Fill::fill) returns, and the fill's
+    /// bytes are then its own.
+    fn join_pieces(&mut self, _buf: &[u8], _pieces: Vec<PieceRead>) -> io::Result<(usize, bool)> {
+        unreachable!("only an input with a piece reader is read in pieces")
+    }
+}
+
+/// What reading one piece of a fill gave: its length, the bytes read and
+/// whether the input ended there (or the error), and the whole characters
+/// of valid UTF-8 in it (when checked).
+pub(crate) type PieceRead = (usize, (usize, io::Result<bool>), Option<(usize, usize)>);
+
+/// An input whose next fill any thread can read a piece of: the piece
+/// `at` bytes after the fill's start, into `buf`.
+pub(crate) trait PieceReader: Sync {
+    /// Reads the piece at `at` (a multiple of [`READ_PIECE`]) into `buf`.
+    fn read_piece(&self, at: usize, buf: &mut [u8]) -> PieceRead;
 }
 
 /// Any reader, read one read after the other.
@@ -91,7 +119,7 @@ impl<R: Read> Read for Sequential<R> {
 impl<R: Read> Fill for Sequential<R> {}
 
 /// The size of the pieces a block is read in on the pool.
-const READ_PIECE: usize = 128 << 10;
+pub(crate) const READ_PIECE: usize = 128 << 10;
 
 /// A [`ReadAt`] input read from its start, in order; a large fill is read
 /// in pieces on the rayon pool when `parallel`.
@@ -142,34 +170,31 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
         if !self.parallel || buf.len() <= READ_PIECE {
             return deferred(fill_from(buf, |b| self.read(b)));
         }
-        let (input, offset, check) = (self.input, self.offset, self.check_utf8);
-        type Read = (usize, (usize, io::Result<bool>), Option<(usize, usize)>);
-        let pieces: Vec<Read> = self.pool.install(|| {
-            // A job a piece (see `parallel_scan::scan_window`); in order on
-            // this thread without the `parallel` feature.
-            #[cfg(feature = "parallel")]
-            let chunks = buf.par_chunks_mut(READ_PIECE).enumerate().with_max_len(1);
-            #[cfg(not(feature = "parallel"))]
-            let chunks = buf.chunks_mut(READ_PIECE).enumerate();
-            chunks
-                .map(|(k, piece)| {
-                    let mut at = offset + (k * READ_PIECE) as u64;
-                    let len = piece.len();
-                    let read = fill_from(piece, |b| {
-                        let n = input.read_at(b, at)?;
-                        at += n as u64;
-                        Ok(n)
-                    });
-                    // Checked while the bytes are at hand, on this thread.
-                    let valid = if check {
-                        whole_chars(&piece[..read.0])
-                    } else {
-                        None
-                    };
-                    (len, read, valid)
-                })
+        // A job a piece (see `parallel_scan::scan_window`); in order on
+        // this thread without the `parallel` feature.
+        #[cfg(feature = "parallel")]
+        let pieces: Vec<PieceRead> = self.pool.install(|| {
+            buf.par_chunks_mut(READ_PIECE)
+                .enumerate()
+                .with_max_len(1)
+                .map(|(k, piece)| self.read_piece(k * READ_PIECE, piece))
                 .collect()
         });
+        #[cfg(not(feature = "parallel"))]
+        let pieces: Vec<PieceRead> = buf
+            .chunks_mut(READ_PIECE)
+            .enumerate()
+            .map(|(k, piece)| self.read_piece(k * READ_PIECE, piece))
+            .collect();
+        self.join_pieces(buf, pieces)
+    }
+
+    fn piece_reader(&self) -> Option<&dyn PieceReader> {
+        self.parallel.then_some(self)
+    }
+
+    fn join_pieces(&mut self, buf: &[u8], pieces: Vec<PieceRead>) -> io::Result<(usize, bool)> {
+        let check = self.check_utf8;
         // The bytes read are those up to the first piece that came short:
         // the end of the input (a file that grew meanwhile is read on from
         // there by the next fill, as a reader would), or an error, which
@@ -205,6 +230,25 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
         self.valid = valid;
         self.offset += n as u64;
         deferred((n, result))
+    }
+}
+
+impl<F: ReadAt + ?Sized> PieceReader for Positional<'_, F> {
+    fn read_piece(&self, at: usize, piece: &mut [u8]) -> PieceRead {
+        let mut offset = self.offset + at as u64;
+        let len = piece.len();
+        let read = fill_from(piece, |b| {
+            let n = self.input.read_at(b, offset)?;
+            offset += n as u64;
+            Ok(n)
+        });
+        // Checked while the bytes are at hand, on this thread.
+        let valid = if self.check_utf8 {
+            whole_chars(&piece[..read.0])
+        } else {
+            None
+        };
+        (len, read, valid)
     }
 }
 

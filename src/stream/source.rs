@@ -8,7 +8,7 @@ use encoding_rs::Encoding;
 use crate::charset::detect::{Charset, DETECTION_PREFIX_LEN};
 use crate::charset::transcoder::Transcoder;
 use crate::stream::locating::Mapper;
-use crate::stream::read_at::Fill;
+use crate::stream::read_at::{Fill, PieceRead};
 use crate::stream::roll_buffer::RollBuffer;
 use crate::stream::summary::Summary;
 
@@ -91,6 +91,45 @@ impl<R: Fill> Source<R> {
             self.done = read?;
         }
         self.decode_raw(out);
+        Ok(self.done)
+    }
+}
+
+impl<R: Fill> Source<R> {
+    /// Whether the next fill can be read in pieces by several threads (see
+    /// [`Fill::piece_reader`]): UTF-8, checked as it is read, nothing held
+    /// back from the charset's detection, more to read.
+    pub(super) fn reads_in_pieces(&self) -> bool {
+        self.transcoder.is_identity()
+            && self.raw.len() == 0
+            && !self.eager
+            && !self.done
+            && self.reader.piece_reader().is_some()
+    }
+
+    /// Takes a fill of `len` bytes that threads read in `pieces` into
+    /// `out`'s spare room from `start` (its end) on, as
+    /// [`fill`](Source::fill) takes what it reads; returns whether the
+    /// input ended.
+    pub(super) fn took_pieces(
+        &mut self,
+        out: &mut RollBuffer,
+        start: usize,
+        len: usize,
+        pieces: Vec<PieceRead>,
+    ) -> io::Result<bool> {
+        debug_assert!(out.len() == start && self.reads_in_pieces());
+        let (n, ended) = self
+            .reader
+            .join_pieces(&out.data[start..start + len], pieces)?;
+        self.bytes += n as u64;
+        out.commit(n);
+        self.done = ended;
+        let valid = self
+            .reader
+            .valid_utf8()
+            .map(|(a, b)| (start + a, start + b));
+        self.decode_in_place(out, start, valid);
         Ok(self.done)
     }
 }
