@@ -815,3 +815,140 @@ fn sparse_hits_keep_their_lines_across_blocks() {
         );
     }
 }
+
+/// Text with a few links a line, `bytes` long or so.
+fn linked_text(bytes: usize) -> String {
+    let unit = "see http://a.example/x é and mail b@c.example, then www.d.example/y 東京 https://例え.jp/ü\n";
+    unit.repeat(bytes / unit.len())
+}
+
+/// A file holding `bytes` (its name removed at once).
+fn temp_file(name: &str, bytes: &[u8]) -> std::fs::File {
+    let path = std::env::temp_dir().join(format!("iriscan-paths-{name}-{}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    file
+}
+
+/// A thread of the searcher's pool blocked outside it — here a consumer
+/// waiting on the hits the sink sends it — leaves its part of each round
+/// to the others: the scan of a file ends, with the one-thread hits.
+/// (A round that needed every thread of the pool hung here; found by the
+/// review of the pipeline that reads a file on the pool's threads.)
+#[test]
+fn a_pool_thread_blocked_on_the_sink_does_not_hold_up_a_file() {
+    use std::sync::{Arc, mpsc};
+    let text = linked_text(6 << 20);
+    let file = temp_file("blocked", text.as_bytes());
+    let expected = file_rows(Searcher::new(Finder::new()), &file);
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let pool = Arc::new(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap(),
+        );
+        let (tx, rx) = mpsc::sync_channel::<String>(16);
+        let (counted_tx, counted_rx) = mpsc::channel();
+        pool.spawn(move || counted_tx.send(rx.iter().count()).unwrap());
+        let searcher = Searcher::new(Finder::new()).threads(2).pool(pool);
+        searcher
+            .scan_file(&file, |hit: &Hit| {
+                tx.send(hit.iri().to_string()).unwrap();
+                Ok(true)
+            })
+            .unwrap();
+        drop(tx);
+        done_tx.send(counted_rx.recv().unwrap()).unwrap();
+    });
+    let counted = done_rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the scan of the file hung");
+    assert_eq!(counted, expected.len());
+}
+
+/// Fails the first `fails` reads that reach byte `at` (after a short read
+/// up to it): a read error that goes away when tried again.
+struct Flaky {
+    bytes: Vec<u8>,
+    at: u64,
+    fails: std::sync::atomic::AtomicUsize,
+}
+
+impl ReadAt for Flaky {
+    fn read_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+        use std::sync::atomic::Ordering;
+        let start = (offset as usize).min(self.bytes.len());
+        let mut end = (start + buf.len()).min(self.bytes.len());
+        if start as u64 <= self.at && self.at < end as u64 {
+            if (start as u64) < self.at {
+                end = self.at as usize;
+            } else if self
+                .fails
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |f| f.checked_sub(1))
+                .is_ok()
+            {
+                return Err(std::io::Error::other("flaky"));
+            }
+        }
+        buf[..end - start].copy_from_slice(&self.bytes[start..end]);
+        Ok(end - start)
+    }
+}
+
+/// A [`Flaky`] input read from its start, one read after the other.
+struct FlakyReader(Flaky, u64);
+
+impl std::io::Read for FlakyReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read_at(buf, self.1)?;
+        self.1 += n as u64;
+        Ok(n)
+    }
+}
+
+/// A read error met after some bytes of a fill is reported by the next
+/// fill, before any later read: a file read on the pool's threads reports
+/// it as a reader read on this thread does, even when reading again would
+/// have worked.
+#[test]
+fn a_read_error_is_reported_even_if_it_goes_away() {
+    let text = linked_text(6 << 20);
+    for fails in [1, 2, 3] {
+        let flaky = || Flaky {
+            bytes: text.clone().into_bytes(),
+            at: 3 * (1 << 20) / 2 + 12_345,
+            fails: fails.into(),
+        };
+        let outcome = |r: std::io::Result<iriscan::Summary>, c: &iriscan::Counts| match r {
+            Ok(s) => format!("ok {} {}", s.bytes, c.valid),
+            Err(e) => format!("err {e} {}", c.valid),
+        };
+        let searcher = Searcher::new(Finder::new()).threads(2);
+        let mut counts = iriscan::Counts::default();
+        let reader = FlakyReader(flaky(), 0);
+        let read = outcome(searcher.count_reader(reader, &mut counts), &counts);
+        let mut counts = iriscan::Counts::default();
+        let file = outcome(searcher.count_file(&flaky(), &mut counts), &counts);
+        // Once: the fill that met it reads again and goes on. Twice or
+        // more: the next fill reports it.
+        assert_eq!(read.starts_with("err flaky"), fails > 1, "{read}");
+        assert_eq!(file, read, "fails {fails}");
+    }
+}
+
+/// With a `max_len` above a block, a file is read a chunk at a time, as a
+/// reader is: the same hits, and no more memory.
+#[test]
+fn a_file_with_a_huge_max_len_takes_no_more_memory_than_a_reader() {
+    let text = linked_text(5 << 20);
+    let bytes = &text.as_bytes()[..(4 << 20) + (300 << 10)];
+    let file = temp_file("huge-max-len", bytes);
+    let searcher = Searcher::new(Finder::new().max_len(3 << 20)).threads(2);
+    let read = searcher.scan_reader(bytes, |_: &Hit| Ok(true)).unwrap();
+    let scanned = searcher.scan_file(&file, |_: &Hit| Ok(true)).unwrap();
+    assert_eq!(read.hits, scanned.hits);
+    assert_eq!(read.peak_buffer, scanned.peak_buffer);
+}

@@ -26,10 +26,11 @@ impl Searcher {
     /// Several threads: a pipeline of one pool round per block, over three
     /// slots that take turns. In each round the pool scans the block in
     /// slot `cur` (in pieces, `found`) and locates and maps the hits of the
-    /// block before (`pending`, in slot `prev`), while this thread reads
-    /// the next block into slot `next` (UTF-8 in place; a file in pieces on
-    /// the pool) and hands the hits mapped in the round before (`kept`) to
-    /// the sink. A slot starts with the end of the slot before it — the
+    /// block before (`pending`, in slot `prev`), while the next block is
+    /// read into slot `next` (UTF-8 in place: a file by the pool's threads,
+    /// each the pieces it will scan, see [`scan_and_read`]; another input
+    /// by this thread) and this thread hands the hits mapped in the round
+    /// before (`kept`) to the sink. A slot starts with the end of the slot before it — the
     /// undecided tail and the context a backward scan needs — so nothing
     /// but that tail is ever moved, and the memory is three blocks,
     /// touched once. The vectors are reused from round to round, so that a
@@ -78,7 +79,11 @@ impl Searcher {
             let mut read = Ok(true);
             // A file of UTF-8 is read in pieces by the threads themselves,
             // each the pieces it scans a round later (see `Runs`).
-            let by_thread = !at_end && block > READ_PIECE && source.reads_in_pieces();
+            // (Not with an error kept for the next fill, which must come
+            // first; nor where a block is more than a chunk, which the old
+            // way reads a chunk at a time so that memory follows the input.)
+            let by_thread =
+                !at_end && block == chunk && deferred.is_none() && source.reads_in_pieces();
             let mut reads: Vec<PieceRead> = Vec::new();
             let (scan, marks) = (&mut found, &mut marks);
             let (located, flushed) = if by_thread {
@@ -267,13 +272,14 @@ fn fill_block_from<R: Fill>(
 }
 
 /// A round's work on the pool when the threads read the next block
-/// themselves: each thread scans its share of the pieces of `window` (in
-/// `state.pos..to`, into `found` and `marks`) and reads its share of the
-/// pieces of `room` through `reader` (into `reads`), in one broadcast; the
-/// scan's pieces are then joined. Thread `i` of `n` takes the `i`-th of
-/// `n` even runs of each first (see [`Runs`]), so that the bytes it scans
-/// are, give or take the slot's repeated head, those it read a round
-/// before; then what is left of the others' runs.
+/// themselves: the pieces of `window` (in `state.pos..to`) are scanned
+/// into `found` and `marks` and the pieces of `room` read through
+/// `reader` into `reads`, by one job for each thread of the pool; the
+/// scan's pieces are then joined. The job on thread `i` of `n` takes the
+/// `i`-th of `n` even runs of each first (see [`Runs`]), so that the bytes
+/// it scans are, give or take the slot's repeated head, those it read a
+/// round before; then what is left of the others' runs (a thread held up
+/// leaves its runs to the others).
 #[allow(clippy::too_many_arguments)]
 fn scan_and_read(
     window: &[u8],
@@ -315,10 +321,13 @@ fn scan_and_read(
         let (piece, read) = &mut *lock(&room[j]);
         *read = Some(reader.read_piece(j * READ_PIECE, piece));
     };
-    rayon::broadcast(|ctx| {
-        let i = ctx.index();
-        // Its own pieces first: the bytes it read, then those it will
-        // scan; then what the others have not come to.
+    // A job for each thread, which takes the runs of the thread it runs
+    // on: its own pieces first — the bytes it read, then those it will
+    // scan — then what the others have not come to. (Jobs any thread may
+    // take, not a broadcast: a pool thread busy elsewhere, or blocked on
+    // the sink, only leaves its runs to the others.)
+    let work = || {
+        let i = rayon::current_thread_index().unwrap_or(0);
         while let Some(k) = scan_runs.own(i) {
             scan(k);
         }
@@ -331,6 +340,12 @@ fn scan_and_read(
         while let Some(j) = read_runs.other(i) {
             read(j);
         }
+    };
+    rayon::scope(|s| {
+        for _ in 1..n {
+            s.spawn(|_| work());
+        }
+        work();
     });
     drop(scans);
     reads.clear();

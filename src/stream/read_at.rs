@@ -91,7 +91,9 @@ pub(crate) trait Fill: Read {
     /// they were read): as [`fill`](Fill::fill) returns, and the fill's
     /// bytes are then its own.
     fn join_pieces(&mut self, _buf: &[u8], _pieces: Vec<PieceRead>) -> io::Result<(usize, bool)> {
-        unreachable!("only an input with a piece reader is read in pieces")
+        // Only an input with a piece reader is read in pieces.
+        debug_assert!(false, "pieces joined by an input without a piece reader");
+        Err(io::Error::other("this input is not read in pieces"))
     }
 }
 

@@ -184,11 +184,12 @@ impl Searcher {
     /// [`buffer_size`](Searcher::buffer_size) is set larger) and go through
     /// a pipeline with one rayon round per block: the pool scans block k in
     /// pieces (cut anywhere, the seams settled after) and locates and maps
-    /// the hits of block k-1, while this thread reads and decodes block k+1
-    /// (UTF-8 straight into its buffer; a file given to
-    /// [`scan_file`](Searcher::scan_file) is read in pieces on the pool,
-    /// each piece's UTF-8 checked there as it is read)
-    /// and hands the mapped hits of block k-2 to the sink. Three buffers
+    /// the hits of block k-1, while block k+1 is read and decoded (UTF-8
+    /// straight into its buffer: a file of UTF-8 given to
+    /// [`scan_file`](Searcher::scan_file) by the pool's threads, each
+    /// reading the pieces it will scan in the next round and checking
+    /// their UTF-8 as it reads them; another input by this thread) and
+    /// this thread hands the mapped hits of block k-2 to the sink. Three buffers
     /// of a block take turns, each starting with the last `max_len` + 96
     /// bytes of the one before (what a trigger near the end still needs),
     /// so that nothing else is ever moved; a block is at least that long
@@ -198,7 +199,8 @@ impl Searcher {
     ///
     /// The pool is the one given to `Searcher::pool`, or else the
     /// pool the calling thread belongs to, or rayon's global pool. The
-    /// calling thread reads and then waits for the pool: for the best
+    /// calling thread reads (but a file of UTF-8) and then waits for the
+    /// pool: for the best
     /// throughput, make it one of the pool's threads
     /// (`rayon::ThreadPoolBuilder::use_current_thread`, as the command line
     /// does), so that it works on the pool's jobs while it waits instead of
@@ -211,8 +213,9 @@ impl Searcher {
     /// The rayon pool to scan on with several [`threads`](Searcher::threads)
     /// (it has no effect with one): the scanning, locating and mapping of
     /// every block and the reading of a file's pieces run there, not on
-    /// rayon's global pool. The calling thread still reads, delivers to the
-    /// sink and waits; neither the reader nor the sink needs to be `Send`.
+    /// rayon's global pool. The calling thread still reads (but a file of
+    /// UTF-8, which the pool's threads read), delivers to the sink and
+    /// waits; neither the reader nor the sink needs to be `Send`.
     ///
     /// ```
     /// use std::sync::Arc;
