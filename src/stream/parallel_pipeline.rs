@@ -4,6 +4,7 @@
 use std::io;
 use std::sync::{Mutex, PoisonError};
 
+use crate::charset::transcoder::Transcoder;
 use crate::find::scanner::Options;
 use crate::find::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState};
 use crate::stream::delivery::{Delivery, Locate};
@@ -11,6 +12,7 @@ use crate::stream::locating::Lines;
 use crate::stream::parallel_scan::{
     Checkpoint, FIRST_CHECKPOINT, MIN_PIECE, Pieces, scan_window, window_cuts,
 };
+use crate::stream::pool::Pool;
 use crate::stream::pool::{Runs, lock};
 use crate::stream::read_at::{Fill, PieceRead, PieceReader, READ_PIECE};
 use crate::stream::roll_buffer::RollBuffer;
@@ -87,23 +89,14 @@ impl Searcher {
             let mut reads: Vec<PieceRead> = Vec::new();
             let (scan, marks) = (&mut found, &mut marks);
             let (located, flushed) = if by_thread {
-                // Slot `next` starts with what it repeats of this one; its
-                // new bytes are read into the room after.
-                let keep = window.len().saturating_sub(overlap);
-                n.buf.clear();
-                n.buf.extend(&window[keep..]);
-                n.base = c.base + keep;
+                // Slot `next`'s new bytes are read into the room after
+                // what it repeats of this one.
+                n.start_after(window, c.base, overlap);
                 let room = n.buf.spare(block);
                 let reader = source.reader.piece_reader().expect("read in pieces");
                 let (st, reads) = (&mut st, &mut reads);
                 let threads = self.threads;
-                let mut ctx = Locate {
-                    lines: &mut lines,
-                    window: p.buf.bytes(),
-                    base: p.base,
-                    transcoder: &source.transcoder,
-                    pool: &self.pool,
-                };
+                let mut ctx = p.locate(&mut lines, &source.transcoder, &self.pool);
                 self.pool.in_place_scope(|scope| {
                     scope.spawn(move |_| {
                         scan_and_read(
@@ -124,19 +117,10 @@ impl Searcher {
                     // The reader need not be `Send`: it is read here, and
                     // the offset map is only consulted once it is read.
                     if !at_end {
-                        let keep = window.len().saturating_sub(overlap);
-                        n.buf.clear();
-                        n.buf.extend(&window[keep..]);
-                        n.base = c.base + keep;
+                        n.start_after(window, c.base, overlap);
                         read = fill_block(&mut source, &mut n.buf, block, chunk, &mut deferred);
                     }
-                    let mut ctx = Locate {
-                        lines: &mut lines,
-                        window: p.buf.bytes(),
-                        base: p.base,
-                        transcoder: &source.transcoder,
-                        pool: &self.pool,
-                    };
+                    let mut ctx = p.locate(&mut lines, &source.transcoder, &self.pool);
                     flush_and_locate(delivery, &mut kept, &pending, &mut ctx)
                 })
             };
@@ -172,13 +156,7 @@ impl Searcher {
                 if go_on {
                     hits += count(&pending);
                     lines.advance(p.buf.bytes(), p.base, c.base, &mut source.mapper());
-                    let mut ctx = Locate {
-                        lines: &mut lines,
-                        window,
-                        base: c.base,
-                        transcoder: &source.transcoder,
-                        pool: &self.pool,
-                    };
+                    let mut ctx = c.locate(&mut lines, &source.transcoder, &self.pool);
                     let located = delivery.locate(&pending, &mut ctx);
                     let last;
                     (go_on, last) = delivery.keep(located)?;
@@ -363,6 +341,33 @@ struct Slot {
     buf: RollBuffer,
     /// Offset of its first byte in the (decoded) input.
     base: usize,
+}
+
+impl Slot {
+    /// Starts the slot after `window`, the slot before (at `base`): with
+    /// what it repeats of it, its last `overlap` bytes.
+    fn start_after(&mut self, window: &[u8], base: usize, overlap: usize) {
+        let keep = window.len().saturating_sub(overlap);
+        self.buf.clear();
+        self.buf.extend(&window[keep..]);
+        self.base = base + keep;
+    }
+
+    /// What locating the hits of this slot's block needs.
+    fn locate<'a, 'h>(
+        &'h self,
+        lines: &'a mut Lines,
+        transcoder: &'a Transcoder,
+        pool: &'a Pool,
+    ) -> Locate<'a, 'h> {
+        Locate {
+            lines,
+            window: self.buf.bytes(),
+            base: self.base,
+            transcoder,
+            pool,
+        }
+    }
 }
 
 fn count(pieces: &[Vec<Candidate>]) -> u64 {
