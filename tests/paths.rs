@@ -836,6 +836,7 @@ fn temp_file(name: &str, bytes: &[u8]) -> std::fs::File {
 /// to the others: the scan of a file ends, with the one-thread hits.
 /// (A round that needed every thread of the pool hung here; found by the
 /// review of the pipeline that reads a file on the pool's threads.)
+#[cfg(feature = "parallel")]
 #[test]
 fn a_pool_thread_blocked_on_the_sink_does_not_hold_up_a_file() {
     use std::sync::{Arc, mpsc};

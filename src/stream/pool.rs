@@ -5,6 +5,7 @@
 use std::fmt;
 #[cfg(feature = "parallel")]
 use std::sync::Arc;
+#[cfg(feature = "parallel")]
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[cfg(feature = "parallel")]
@@ -71,6 +72,7 @@ impl fmt::Debug for Pool {
     }
 }
 
+#[cfg(feature = "parallel")]
 /// Jobs `0..len` cut into one run per thread of the pool, in order and of
 /// even length, each thread's own: a thread takes the jobs of its run from
 /// the front, then the jobs left in the others' runs from their back.
@@ -89,6 +91,7 @@ pub(crate) struct Runs {
     runs: Vec<Mutex<(usize, usize)>>,
 }
 
+#[cfg(feature = "parallel")]
 impl Runs {
     pub(crate) fn new(len: usize, threads: usize) -> Runs {
         let n = threads.max(1);
@@ -122,11 +125,12 @@ impl Runs {
 }
 
 /// The value behind `m` (a panic elsewhere leaves it as it was).
+#[cfg(feature = "parallel")]
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "parallel"))]
 mod tests {
     use super::*;
 

@@ -82,6 +82,7 @@ pub(crate) trait Fill: Read {
     /// (a [`ReadAt`] input read in parallel): the parallel pipeline then
     /// has each thread read the pieces of a block it will scan (see
     /// [`PieceReader`]).
+    #[cfg(feature = "parallel")]
     fn piece_reader(&self) -> Option<&dyn PieceReader> {
         None
     }
@@ -172,25 +173,22 @@ impl<F: ReadAt + ?Sized> Fill for Positional<'_, F> {
         if !self.parallel || buf.len() <= READ_PIECE {
             return deferred(fill_from(buf, |b| self.read(b)));
         }
-        // A job a piece (see `parallel_scan::scan_window`); in order on
-        // this thread without the `parallel` feature.
-        #[cfg(feature = "parallel")]
+        let this = &*self;
         let pieces: Vec<PieceRead> = self.pool.install(|| {
-            buf.par_chunks_mut(READ_PIECE)
-                .enumerate()
-                .with_max_len(1)
-                .map(|(k, piece)| self.read_piece(k * READ_PIECE, piece))
+            // A job a piece (see `parallel_scan::scan_window`); in order
+            // on this thread without the `parallel` feature.
+            #[cfg(feature = "parallel")]
+            let chunks = buf.par_chunks_mut(READ_PIECE).enumerate().with_max_len(1);
+            #[cfg(not(feature = "parallel"))]
+            let chunks = buf.chunks_mut(READ_PIECE).enumerate();
+            chunks
+                .map(|(k, piece)| this.read_piece(k * READ_PIECE, piece))
                 .collect()
         });
-        #[cfg(not(feature = "parallel"))]
-        let pieces: Vec<PieceRead> = buf
-            .chunks_mut(READ_PIECE)
-            .enumerate()
-            .map(|(k, piece)| self.read_piece(k * READ_PIECE, piece))
-            .collect();
         self.join_pieces(buf, pieces)
     }
 
+    #[cfg(feature = "parallel")]
     fn piece_reader(&self) -> Option<&dyn PieceReader> {
         self.parallel.then_some(self)
     }

@@ -8,7 +8,9 @@ use encoding_rs::Encoding;
 use crate::charset::detect::{Charset, DETECTION_PREFIX_LEN};
 use crate::charset::transcoder::Transcoder;
 use crate::stream::locating::Mapper;
-use crate::stream::read_at::{Fill, PieceRead};
+use crate::stream::read_at::Fill;
+#[cfg(feature = "parallel")]
+use crate::stream::read_at::PieceRead;
 use crate::stream::roll_buffer::RollBuffer;
 use crate::stream::summary::Summary;
 
@@ -95,6 +97,7 @@ impl<R: Fill> Source<R> {
     }
 }
 
+#[cfg(feature = "parallel")]
 impl<R: Fill> Source<R> {
     /// Whether the next fill can be read in pieces by several threads (see
     /// [`Fill::piece_reader`]): UTF-8, checked as it is read, nothing held
