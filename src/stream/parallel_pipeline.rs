@@ -5,15 +5,13 @@ use std::io;
 use std::sync::{Mutex, PoisonError};
 
 use crate::charset::transcoder::Transcoder;
-use crate::find::scanner::Options;
-use crate::find::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, ScanState};
+use crate::find::scanner::{Candidate, LOOKAHEAD, LOOKBEHIND, Options, ScanState};
 use crate::stream::delivery::{Delivery, Locate};
 use crate::stream::locating::Lines;
 use crate::stream::parallel_scan::{
     Checkpoint, FIRST_CHECKPOINT, MIN_PIECE, Pieces, scan_window, window_cuts,
 };
-use crate::stream::pool::Pool;
-use crate::stream::pool::{Runs, lock};
+use crate::stream::pool::{Pool, Runs, lock};
 use crate::stream::read_at::{Fill, PieceRead, PieceReader, READ_PIECE};
 use crate::stream::roll_buffer::RollBuffer;
 use crate::stream::roll_scan::decided_up_to;
@@ -32,9 +30,9 @@ impl Searcher {
     /// read into slot `next` (UTF-8 in place: a file by the pool's threads,
     /// each the pieces it will scan, see [`scan_and_read`]; another input
     /// by this thread) and this thread hands the hits mapped in the round
-    /// before (`kept`) to the sink. A slot starts with the end of the slot before it — the
-    /// undecided tail and the context a backward scan needs — so nothing
-    /// but that tail is ever moved, and the memory is three blocks,
+    /// before (`kept`) to the sink. A slot starts with the end of the slot
+    /// before it — the undecided tail and the context a backward scan
+    /// needs — so nothing but that tail is ever moved, and the memory is three blocks,
     /// touched once. The vectors are reused from round to round, so that a
     /// large input does not allocate afresh for every block.
     pub(super) fn run_parallel<R: Fill, D: Delivery>(
@@ -326,11 +324,10 @@ fn scan_and_read(
         work();
     });
     drop(scans);
-    reads.clear();
-    reads.extend(
-        room.into_iter()
-            .filter_map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner).1),
-    );
+    *reads = room
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner).1)
+        .collect();
     if count > 0 {
         pieces.join(state, marks, found);
     }

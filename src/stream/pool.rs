@@ -72,7 +72,6 @@ impl fmt::Debug for Pool {
     }
 }
 
-#[cfg(feature = "parallel")]
 /// Jobs `0..len` cut into one run per thread of the pool, in order and of
 /// even length, each thread's own: a thread takes the jobs of its run from
 /// the front, then the jobs left in the others' runs from their back.
@@ -86,6 +85,7 @@ impl fmt::Debug for Pool {
 /// processor time on a file without white space.) A thread held up (the
 /// calling thread, which also hands the hits to the sink) leaves its run
 /// to the others.
+#[cfg(feature = "parallel")]
 pub(crate) struct Runs {
     /// Each run's jobs not yet taken: `front..back`.
     runs: Vec<Mutex<(usize, usize)>>,
