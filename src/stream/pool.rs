@@ -37,6 +37,15 @@ impl Pool {
         op()
     }
 
+    /// Whether this thread is one of the pool's.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn is_member(&self) -> bool {
+        match &self.given {
+            Some(pool) => pool.current_thread_index().is_some(),
+            None => rayon::current_thread_index().is_some(),
+        }
+    }
+
     /// A rayon scope whose spawned jobs run in the pool, with `op` itself
     /// on this thread (so that what it touches need not be `Send`).
     #[cfg(feature = "parallel")]
