@@ -21,10 +21,11 @@ use crate::stream::searcher::Searcher;
 use crate::stream::source::Source;
 use crate::stream::summary::Summary;
 
-/// The block each thread gets when scanning in parallel: a round of two
-/// threads scans 2 MiB. (512 KiB took prose 4% more time, for twice as
-/// many rounds to hand over; 2 MiB no less than 1 MiB, its bytes no
-/// longer all in a core's cache from their reading to their scan.)
+/// The block each thread gets when scanning in parallel: a round scans
+/// `threads` MiB (2 MiB with two threads). With 512 KiB prose took 4%
+/// more time, for twice as many rounds to hand over; 2 MiB a thread was no
+/// faster: a thread's bytes no longer stay in its core's cache between
+/// their reading and their scan.
 const PARALLEL_BLOCK: usize = 1 << 20;
 
 impl Searcher {
@@ -109,8 +110,9 @@ impl Searcher {
                         done.store(true, Ordering::Release);
                     });
                     let flushed = flush_and_locate(delivery, &mut kept, &pending, &mut ctx);
-                    // The round's jobs, then its end, awake (see
-                    // `help_until`).
+                    // This thread, if it is one of the pool's, helps with
+                    // the round's jobs, then waits for the round to end
+                    // without sleeping (see `help_until`).
                     if self.pool.is_member() {
                         help_until(|| done.load(Ordering::Acquire));
                     }
@@ -339,7 +341,8 @@ fn scan_and_read(
             s.spawn(|_| work());
         }
         work();
-        // The others' last jobs: waited for awake (see `help_until`).
+        // Wait, without sleeping, for the pieces the other threads are
+        // still scanning or reading.
         help_until(|| left.load(Ordering::Acquire) == 0);
     });
     drop(scans);
@@ -352,37 +355,39 @@ fn scan_and_read(
     }
 }
 
-/// How long a thread of the pool waits awake for the rest of a round.
+/// How long a thread of the pool waits awake, with no job to run, for the
+/// rest of a round.
 const AWAKE: Duration = Duration::from_micros(200);
 
 /// On a thread of the pool: runs the pool's jobs until `ready`, and spins
-/// while there are none, for up to [`AWAKE`]; then leaves the waiting to
-/// rayon, which soon puts a waiting thread to sleep.
+/// while there are none, for up to [`AWAKE`] at a time; then returns,
+/// leaving the rest of the wait to rayon, which soon puts a waiting thread
+/// to sleep. Returning does not mean `ready`: the caller still waits (here
+/// the rayon scope does).
 ///
 /// A round ends with one thread waiting for another's last piece, and
 /// then for this thread's hand-over; a thread woken from sleep there took
 /// 30–140 µs on our 2-core VM, where a round of prose takes 600 µs. Two
-/// sleeps a round cost prose a tenth of its time, and waiting awake
-/// brought two threads' time to 0.94 of what it was (with the 1 MiB
-/// blocks; README, "Threads"). A thread outside the pool must not spin:
-/// it would take a core from the pool's threads.
+/// sleeps a round cost prose a tenth of its time (README, "Where the time
+/// goes", the Threads item). A thread outside the pool must not spin: it
+/// would take a core from the pool's threads.
 fn help_until(ready: impl Fn() -> bool) {
     debug_assert!(rayon::current_thread_index().is_some());
-    let start = Instant::now();
-    let mut spins = 0u32;
+    let mut idle_since = Instant::now();
     while !ready() {
-        spins += 1;
-        // The clock and the pool's queues every 32 turns: a look at
-        // `ready` costs a load, a look for a job a walk over the queues.
-        // (No `spin_loop` hint: a loop of pauses is what makes a VM's host
+        // The pool's queues and the clock every 32 looks at `ready`: a
+        // look costs a load, a look for a job a walk over the queues. (No
+        // `spin_loop` hint: a loop of pauses is what makes a VM's host
         // take the core away, and it measured no better.)
-        if spins % 32 == 0 {
-            if rayon::yield_now() == Some(rayon::Yield::Executed) {
-                continue;
-            }
-            if start.elapsed() > AWAKE {
+        for _ in 0..32 {
+            if ready() {
                 return;
             }
+        }
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            idle_since = Instant::now();
+        } else if idle_since.elapsed() > AWAKE {
+            return;
         }
     }
 }
@@ -449,6 +454,25 @@ mod tests {
                 );
             });
         });
+    }
+
+    /// The time awake counts from the last job run: a wait that ran a
+    /// long job stays awake for the hand-over after it.
+    #[test]
+    fn a_wait_stays_awake_after_the_last_job_it_ran() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let job = Duration::from_millis(1);
+        let start = Instant::now();
+        pool.install(|| {
+            rayon::scope(|s| {
+                s.spawn(|_| std::thread::sleep(job));
+                help_until(|| false);
+            });
+        });
+        assert!(start.elapsed() >= job + AWAKE);
     }
 
     /// A wait for what never comes ends (after `AWAKE`), leaving the rest

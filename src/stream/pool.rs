@@ -143,6 +143,29 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 mod tests {
     use super::*;
 
+    /// A given pool's member is a thread of that pool, not of another;
+    /// without one, any pool's thread is (rayon's parallel iterators run
+    /// on the pool of the thread that calls them).
+    #[test]
+    fn a_member_is_a_thread_of_the_pool() {
+        let build = || {
+            Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .unwrap(),
+            )
+        };
+        let (mine, other) = (build(), build());
+        let given = Pool::given(mine.clone());
+        assert!(!given.is_member());
+        assert!(mine.install(|| given.is_member()));
+        assert!(!other.install(|| given.is_member()));
+        let default = Pool::default();
+        assert!(!default.is_member());
+        assert!(other.install(|| default.is_member()));
+    }
+
     /// Every job is taken once: thread `i` takes its own run in order,
     /// then the others' from their back.
     #[test]
