@@ -21,12 +21,11 @@ use crate::stream::searcher::Searcher;
 use crate::stream::source::Source;
 use crate::stream::summary::Summary;
 
-/// The block each thread gets when scanning in parallel: a round scans
-/// `threads` MiB (2 MiB with two threads). With 512 KiB prose took 4%
-/// more time, for twice as many rounds to hand over; 2 MiB a thread was no
-/// faster: a thread's bytes no longer stay in its core's cache between
-/// their reading and their scan.
-const PARALLEL_BLOCK: usize = 1 << 20;
+/// The block each thread gets when scanning in parallel. (1 MiB, half as
+/// many rounds to hand over, was 4% faster on prose while a thread slept
+/// between rounds, and no faster once it waits awake (see `help_until`),
+/// for twice the memory with `--json`: 45 MiB against 23 MiB.)
+const PARALLEL_BLOCK: usize = 512 << 10;
 
 impl Searcher {
     /// Several threads: a pipeline of one pool round per block, over three
@@ -367,7 +366,7 @@ const AWAKE: Duration = Duration::from_micros(200);
 ///
 /// A round ends with one thread waiting for another's last piece, and
 /// then for this thread's hand-over; a thread woken from sleep there took
-/// 30–140 µs on our 2-core VM, where a round of prose takes 600 µs. Two
+/// 30–140 µs on our 2-core VM, where a round of prose takes 300 µs. Two
 /// sleeps a round cost prose a tenth of its time (README, "Where the time
 /// goes", the Threads item). A thread outside the pool must not spin: it
 /// would take a core from the pool's threads.

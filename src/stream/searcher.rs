@@ -180,7 +180,7 @@ impl Searcher {
     }
 
     /// How many threads scan each block (default 1). With more than one,
-    /// blocks are read `threads` × 1 MiB at a time (unless
+    /// blocks are read `threads` × 512 KiB at a time (unless
     /// [`buffer_size`](Searcher::buffer_size) is set larger) and go through
     /// a pipeline with one rayon round per block: the pool scans block k in
     /// pieces (cut anywhere, the seams settled after) and locates and maps
@@ -193,7 +193,7 @@ impl Searcher {
     /// of a block take turns, each starting with the last `max_len` + 96
     /// bytes of the one before (what a trigger near the end still needs),
     /// so that nothing else is ever moved; a block is at least that long
-    /// too (with a `max_len` above `threads` × 1 MiB, it is read that
+    /// too (with a `max_len` above `threads` × 512 KiB, it is read that
     /// much at a time, and memory follows the input). Hits come out in the
     /// same order as with one thread.
     ///
