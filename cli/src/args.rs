@@ -454,6 +454,11 @@ impl Args {
             follow: self.follow,
             max_filesize: self.max_filesize,
             threads: self.threads(),
+            output: if self.count || self.files_with_matches || self.quiet {
+                None
+            } else {
+                crate::walk::output_file()
+            },
         }
     }
 

@@ -213,6 +213,27 @@ pub struct WalkOptions {
     pub max_filesize: Option<u64>,
     /// The threads that list directories.
     pub threads: usize,
+    /// The file standard output goes to, when what is printed could be
+    /// read back: a file named on the command line that is this file is
+    /// refused (see [`OUTPUT_IS_INPUT`]).
+    pub output: Option<same_file::Handle>,
+}
+
+/// Why a file named on the command line is not scanned when standard
+/// output goes to it (`iriscan f >> f`): what is printed is appended to
+/// the input being read, and the hits found in it again are printed again,
+/// until the disk is full. GNU grep refuses it alike (ripgrep skips the
+/// file only in a walk, which iriscan does too, silently). Not with
+/// `--count`, `-l` or `-q`, which print at most a line an input.
+pub const OUTPUT_IS_INPUT: &str = "input file is also the output";
+
+/// The file standard output goes to, if it is a regular file.
+pub fn output_file() -> Option<same_file::Handle> {
+    let out = same_file::Handle::stdout().ok()?;
+    out.as_file()
+        .metadata()
+        .is_ok_and(|m| m.is_file())
+        .then_some(out)
 }
 
 /// The inputs of a list of PATH arguments, in order.
@@ -316,9 +337,24 @@ impl Walk {
         items.into_iter().map(|(_, item)| item).collect()
     }
 
+    /// Whether `path` is the file standard output goes to.
+    fn is_output(&self, path: &Path) -> bool {
+        self.options
+            .output
+            .as_ref()
+            .is_some_and(|out| same_file::Handle::from_path(path).is_ok_and(|h| h == *out))
+    }
+
     /// Looks at one PATH argument.
     fn open_arg(&mut self, arg: OsString) -> Option<Result<Input, WalkError>> {
         if arg == "-" {
+            let output = self.options.output.as_ref();
+            if output.is_some_and(|out| same_file::Handle::stdin().is_ok_and(|h| h == *out)) {
+                return Some(Err(WalkError {
+                    name: STDIN_NAME.to_string(),
+                    err: io::Error::new(io::ErrorKind::InvalidInput, OUTPUT_IS_INPUT),
+                }));
+            }
             return Some(Ok(Input {
                 name: STDIN_NAME.to_string(),
                 source: Source::Stdin,
@@ -333,6 +369,10 @@ impl Walk {
                 self.listed = self.list(&path).into_iter();
                 None
             }
+            Ok(m) if m.is_file() && self.is_output(&path) => Some(Err(WalkError {
+                name: display(&path),
+                err: io::Error::new(io::ErrorKind::InvalidInput, OUTPUT_IS_INPUT),
+            })),
             Ok(m) => {
                 let size = m.is_file().then_some(m.len());
                 Some(Ok(file_input(path, false, size)))

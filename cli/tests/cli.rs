@@ -269,6 +269,68 @@ fn nothing_found_exits_1() {
     assert_eq!(r.status, 1);
 }
 
+/// `iriscan f >> f` would read back what it prints, and print the hits in
+/// it again, until the disk is full: a file named on the command line (or
+/// standard input) that is the file standard output goes to is refused
+/// with an error, as GNU grep refuses it, and the other inputs are
+/// scanned. `--count` prints a line an input, and scans it.
+#[test]
+fn an_input_that_is_the_output_is_refused() {
+    let dir = TempDir::new("input-is-output");
+    let f = dir.write("f.txt", "see http://a.example/x\n");
+    dir.write("g.txt", "see http://b.example/\n");
+    let append = |path: &Path| std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    let out = Command::new(BIN)
+        .args(["f.txt", "g.txt"])
+        .current_dir(dir.path())
+        .stdout(append(&f))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr, "iriscan: f.txt: input file is also the output\n");
+    assert_eq!(
+        std::fs::read_to_string(&f).unwrap(),
+        "see http://a.example/x\ng.txt:http://b.example/\n"
+    );
+
+    let out = Command::new(BIN)
+        .args(["--count", "f.txt"])
+        .current_dir(dir.path())
+        .stdout(append(&f))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(std::fs::read_to_string(&f).unwrap().ends_with("\n2\n"));
+
+    let g = dir.path().join("g.txt");
+    let out = Command::new(BIN)
+        .current_dir(dir.path())
+        .stdin(std::fs::File::open(&g).unwrap())
+        .stdout(append(&g))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr, "iriscan: <stdin>: input file is also the output\n");
+    assert_eq!(
+        std::fs::read_to_string(&g).unwrap(),
+        "see http://b.example/\n"
+    );
+
+    // A walk skips that file without a word (as ripgrep's does).
+    let out = Command::new(BIN)
+        .arg(".")
+        .current_dir(dir.path())
+        .stdout(append(&g))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&g).unwrap();
+    assert!(text.contains("f.txt:http://a.example/x"), "{text}");
+    assert!(!text.contains("g.txt:"), "{text}");
+}
+
 /// With output line-buffered (as on a terminal), an unreadable input's
 /// message comes at its place among the inputs: after the hits of the
 /// small files named before it, which are scanned side by side.
