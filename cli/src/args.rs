@@ -29,7 +29,8 @@ symbolic links are not followed (see the options of the directory walk); the
 files found are scanned in path order.
 
 Exit status: 0 if something was found, 1 if nothing, 2 on an error (an
-unreadable input, an invalid line with --each-line, a bad argument).";
+unreadable input, an input that is also the output, an invalid line with
+--each-line, a bad argument).";
 
 /// The arguments, as parsed by clap.
 #[derive(Parser, Debug)]
@@ -454,7 +455,13 @@ impl Args {
             follow: self.follow,
             max_filesize: self.max_filesize,
             threads: self.threads(),
-            output: if self.count || self.files_with_matches || self.quiet {
+            // What prints at most a line an input cannot feed itself
+            // (`-q` does not quiet `--each-line`, which prints every line).
+            output: if self.count
+                || self.files_with_matches
+                || (self.quiet && !self.each_line)
+                || self.max_count.is_some_and(|n| n <= 1)
+            {
                 None
             } else {
                 crate::walk::output_file()

@@ -4,7 +4,8 @@
 //! `ignore` crate. `-` (or no PATH at all) is standard input. A path named
 //! on the command line is always scanned — ignore rules, globs, hidden
 //! names and `--max-filesize` concern what a walk finds — and followed if
-//! it is a symbolic link. A directory is walked recursively on several
+//! it is a symbolic link; only the file standard output goes to is refused
+//! (see [`OUTPUT_IS_INPUT`]). A directory is walked recursively on several
 //! threads, skipping what `.gitignore` (inside a git repository), `.ignore`
 //! and git's exclude files ignore, hidden names (a leading `.`), files
 //! the `-g` globs leave out and files over `--max-filesize`; symbolic links
@@ -224,7 +225,8 @@ pub struct WalkOptions {
 /// the input being read, and the hits found in it again are printed again,
 /// until the disk is full. GNU grep refuses it alike (ripgrep skips the
 /// file only in a walk, which iriscan does too, silently). Not with
-/// `--count`, `-l` or `-q`, which print at most a line an input.
+/// `--count`, `-l`, `-q` or `-m 1`, which print at most one line per
+/// input.
 pub const OUTPUT_IS_INPUT: &str = "input file is also the output";
 
 /// The file standard output goes to, if it is a regular file.

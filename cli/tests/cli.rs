@@ -273,7 +273,7 @@ fn nothing_found_exits_1() {
 /// it again, until the disk is full: a file named on the command line (or
 /// standard input) that is the file standard output goes to is refused
 /// with an error, as GNU grep refuses it, and the other inputs are
-/// scanned. `--count` prints a line an input, and scans it.
+/// scanned. `--count` prints one line per input, and scans it.
 #[test]
 fn an_input_that_is_the_output_is_refused() {
     let dir = TempDir::new("input-is-output");
@@ -317,6 +317,31 @@ fn an_input_that_is_the_output_is_refused() {
         std::fs::read_to_string(&g).unwrap(),
         "see http://b.example/\n"
     );
+
+    // `-q` does not quiet `--each-line`, which would print every line
+    // back: refused; and so is the file under another name (a hard link).
+    let lines = dir.write("lines.txt", "http://c.example/\n");
+    let out = Command::new(BIN)
+        .args(["-q", "--each-line", "lines.txt"])
+        .current_dir(dir.path())
+        .stdout(append(&lines))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    std::fs::hard_link(&lines, dir.path().join("other-name.txt")).unwrap();
+    let out = Command::new(BIN)
+        .arg("other-name.txt")
+        .current_dir(dir.path())
+        .stdout(append(&lines))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(&lines).unwrap(),
+        "http://c.example/\n"
+    );
+    std::fs::remove_file(&lines).unwrap();
+    std::fs::remove_file(dir.path().join("other-name.txt")).unwrap();
 
     // A walk skips that file without a word (as ripgrep's does).
     let out = Command::new(BIN)

@@ -12,7 +12,7 @@
 //! the README gives `links.txt`, twice with different lines).
 //!
 //! The examples need what they call: `bash`, `head`, `sed`, `cat`, `echo`,
-//! `gzip` and `iconv`.
+//! `cp`, `cmp`, `gzip` and `iconv`.
 //!
 //! When this test fails, either the program changed (fix it) or the README
 //! is out of date (fix the README).
