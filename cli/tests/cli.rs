@@ -278,80 +278,59 @@ fn nothing_found_exits_1() {
 fn an_input_that_is_the_output_is_refused() {
     let dir = TempDir::new("input-is-output");
     let f = dir.write("f.txt", "see http://a.example/x\n");
-    dir.write("g.txt", "see http://b.example/\n");
+    let g = dir.write("g.txt", "see http://b.example/\n");
     let append = |path: &Path| std::fs::OpenOptions::new().append(true).open(path).unwrap();
-    let out = Command::new(BIN)
-        .args(["f.txt", "g.txt"])
-        .current_dir(dir.path())
-        .stdout(append(&f))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    // `iriscan ARGS` in the directory, its output appended to `out`, its
+    // standard input `input` (or none).
+    let run = |args: &[&str], out: &Path, input: Option<&Path>| {
+        let stdin = input.map_or(Stdio::null(), |p| std::fs::File::open(p).unwrap().into());
+        let out = Command::new(BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(stdin)
+            .stdout(append(out))
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let read = |path: &Path| std::fs::read_to_string(path).unwrap();
+
+    let (code, stderr) = run(&["f.txt", "g.txt"], &f, None);
+    assert_eq!(code, Some(2));
     assert_eq!(stderr, "iriscan: f.txt: input file is also the output\n");
     assert_eq!(
-        std::fs::read_to_string(&f).unwrap(),
+        read(&f),
         "see http://a.example/x\ng.txt:http://b.example/\n"
     );
 
-    let out = Command::new(BIN)
-        .args(["--count", "f.txt"])
-        .current_dir(dir.path())
-        .stdout(append(&f))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert!(std::fs::read_to_string(&f).unwrap().ends_with("\n2\n"));
+    let (code, stderr) = run(&["--count", "f.txt"], &f, None);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(read(&f).ends_with("\n2\n"));
 
-    let g = dir.path().join("g.txt");
-    let out = Command::new(BIN)
-        .current_dir(dir.path())
-        .stdin(std::fs::File::open(&g).unwrap())
-        .stdout(append(&g))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, stderr) = run(&[], &g, Some(&g));
+    assert_eq!(code, Some(2));
     assert_eq!(stderr, "iriscan: <stdin>: input file is also the output\n");
-    assert_eq!(
-        std::fs::read_to_string(&g).unwrap(),
-        "see http://b.example/\n"
-    );
+    assert_eq!(read(&g), "see http://b.example/\n");
 
     // `-q` does not quiet `--each-line`, which would print every line
     // back: refused; and so is the file under another name (a hard link).
     let lines = dir.write("lines.txt", "http://c.example/\n");
-    let out = Command::new(BIN)
-        .args(["-q", "--each-line", "lines.txt"])
-        .current_dir(dir.path())
-        .stdout(append(&lines))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let (code, stderr) = run(&["-q", "--each-line", "lines.txt"], &lines, None);
+    assert_eq!(code, Some(2), "{stderr}");
     std::fs::hard_link(&lines, dir.path().join("other-name.txt")).unwrap();
-    let out = Command::new(BIN)
-        .arg("other-name.txt")
-        .current_dir(dir.path())
-        .stdout(append(&lines))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert_eq!(
-        std::fs::read_to_string(&lines).unwrap(),
-        "http://c.example/\n"
-    );
+    let (code, stderr) = run(&["other-name.txt"], &lines, None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(read(&lines), "http://c.example/\n");
     std::fs::remove_file(&lines).unwrap();
     std::fs::remove_file(dir.path().join("other-name.txt")).unwrap();
 
     // A walk skips that file without a word (as ripgrep's does).
-    let out = Command::new(BIN)
-        .arg(".")
-        .current_dir(dir.path())
-        .stdout(append(&g))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let text = std::fs::read_to_string(&g).unwrap();
+    let (code, stderr) = run(&["."], &g, None);
+    assert_eq!(code, Some(0), "{stderr}");
+    let text = read(&g);
     assert!(text.contains("f.txt:http://a.example/x"), "{text}");
     assert!(!text.contains("g.txt:"), "{text}");
 }
