@@ -29,8 +29,8 @@ symbolic links are not followed (see the options of the directory walk); the
 files found are scanned in path order.
 
 Exit status: 0 if something was found, 1 if nothing, 2 on an error (an
-unreadable input, an input that is also the output, an invalid line with
---each-line, a bad argument).";
+unreadable input, an input that is also the output, an invalid line
+with --each-line, a bad argument).";
 
 /// The arguments, as parsed by clap.
 #[derive(Parser, Debug)]
