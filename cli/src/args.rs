@@ -61,7 +61,7 @@ pub struct Args {
     pub files_with_matches: bool,
 
     /// Print nothing; exit 0 at the first hit (1 if none)
-    #[arg(short = 'q', long)]
+    #[arg(short = 'q', long, conflicts_with = "each_line")]
     pub quiet: bool,
 
     /// Stop reading an input after N hits (as printed: valid ones, and
@@ -455,11 +455,10 @@ impl Args {
             follow: self.follow,
             max_filesize: self.max_filesize,
             threads: self.threads(),
-            // What prints at most a line an input cannot feed itself
-            // (`-q` does not quiet `--each-line`, which prints every line).
+            // What prints at most one line per input cannot feed itself.
             output: if self.count
                 || self.files_with_matches
-                || (self.quiet && !self.each_line)
+                || self.quiet
                 || self.max_count.is_some_and(|n| n <= 1)
             {
                 None

@@ -315,11 +315,19 @@ fn an_input_that_is_the_output_is_refused() {
     assert_eq!(stderr, "iriscan: <stdin>: input file is also the output\n");
     assert_eq!(read(&g), "see http://b.example/\n");
 
-    // `-q` does not quiet `--each-line`, which would print every line
-    // back: refused; and so is the file under another name (a hard link).
+    // `--each-line` prints every line (`-q` is refused with it, as `-l`
+    // and `-m` are): refused; and so is the file under another name (a
+    // hard link).
     let lines = dir.write("lines.txt", "http://c.example/\n");
+    let (code, stderr) = run(&["--each-line", "lines.txt"], &lines, None);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "iriscan: lines.txt: input file is also the output\n"
+    );
     let (code, stderr) = run(&["-q", "--each-line", "lines.txt"], &lines, None);
     assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
     std::fs::hard_link(&lines, dir.path().join("other-name.txt")).unwrap();
     let (code, stderr) = run(&["other-name.txt"], &lines, None);
     assert_eq!(code, Some(2), "{stderr}");
