@@ -229,6 +229,14 @@ pub struct WalkOptions {
 /// input.
 pub const OUTPUT_IS_INPUT: &str = "input file is also the output";
 
+/// The refusal of the input `name`, the file standard output goes to.
+fn output_is_input(name: String) -> WalkError {
+    WalkError {
+        name,
+        err: io::Error::new(io::ErrorKind::InvalidInput, OUTPUT_IS_INPUT),
+    }
+}
+
 /// The file standard output goes to, if it is a regular file.
 pub fn output_file() -> Option<same_file::Handle> {
     let out = same_file::Handle::stdout().ok()?;
@@ -339,23 +347,20 @@ impl Walk {
         items.into_iter().map(|(_, item)| item).collect()
     }
 
-    /// Whether `path` is the file standard output goes to.
-    fn is_output(&self, path: &Path) -> bool {
+    /// Whether the input `handle` opens (only when the output is checked)
+    /// is the file standard output goes to.
+    fn is_output(&self, handle: impl FnOnce() -> io::Result<same_file::Handle>) -> bool {
         self.options
             .output
             .as_ref()
-            .is_some_and(|out| same_file::Handle::from_path(path).is_ok_and(|h| h == *out))
+            .is_some_and(|out| handle().is_ok_and(|h| h == *out))
     }
 
     /// Looks at one PATH argument.
     fn open_arg(&mut self, arg: OsString) -> Option<Result<Input, WalkError>> {
         if arg == "-" {
-            let output = self.options.output.as_ref();
-            if output.is_some_and(|out| same_file::Handle::stdin().is_ok_and(|h| h == *out)) {
-                return Some(Err(WalkError {
-                    name: STDIN_NAME.to_string(),
-                    err: io::Error::new(io::ErrorKind::InvalidInput, OUTPUT_IS_INPUT),
-                }));
+            if self.is_output(same_file::Handle::stdin) {
+                return Some(Err(output_is_input(STDIN_NAME.to_string())));
             }
             return Some(Ok(Input {
                 name: STDIN_NAME.to_string(),
@@ -371,10 +376,9 @@ impl Walk {
                 self.listed = self.list(&path).into_iter();
                 None
             }
-            Ok(m) if m.is_file() && self.is_output(&path) => Some(Err(WalkError {
-                name: display(&path),
-                err: io::Error::new(io::ErrorKind::InvalidInput, OUTPUT_IS_INPUT),
-            })),
+            Ok(m) if m.is_file() && self.is_output(|| same_file::Handle::from_path(&path)) => {
+                Some(Err(output_is_input(display(&path))))
+            }
             Ok(m) => {
                 let size = m.is_file().then_some(m.len());
                 Some(Ok(file_input(path, false, size)))

@@ -433,15 +433,20 @@ fn count(pieces: &[Vec<Candidate>]) -> u64 {
 mod tests {
     use super::*;
 
+    /// A pool whose one thread alone can take the jobs spawned on it.
+    fn one_thread_pool() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+    }
+
     /// Waiting on a thread of the pool runs the pool's jobs: a job only
     /// this thread can take (a pool of one) is run, and the wait ends when
     /// it makes `ready` true.
     #[test]
     fn a_wait_on_the_pool_runs_the_job_it_waits_for() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let pool = one_thread_pool();
         let ran = AtomicBool::new(false);
         pool.install(|| {
             rayon::scope(|s| {
@@ -459,10 +464,7 @@ mod tests {
     /// long job stays awake for the hand-over after it.
     #[test]
     fn a_wait_stays_awake_after_the_last_job_it_ran() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let pool = one_thread_pool();
         let job = Duration::from_millis(1);
         let start = Instant::now();
         pool.install(|| {
@@ -478,10 +480,7 @@ mod tests {
     /// of the wait to rayon.
     #[test]
     fn a_wait_for_nothing_gives_up() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
+        let pool = one_thread_pool();
         let start = Instant::now();
         pool.install(|| help_until(|| false));
         assert!(start.elapsed() >= AWAKE);
