@@ -171,18 +171,20 @@ static WORD_BITS_3: [u64; 1024] = {
 /// at hand and on the length the first byte gives.
 #[inline(always)]
 pub(crate) fn word_len_at(hay: &[u8], p: usize) -> usize {
-    let Some(&[b0, b1, b2, b3]) = hay.get(p..p.wrapping_add(4)) else {
+    let Some(four) = hay.get(p..p.wrapping_add(4)) else {
         return word_len_decoded(hay, p);
     };
-    let w = u32::from_le_bytes([b0, b1, b2, b3]);
-    if b0 < 0xE0 {
+    // (One load of the four bytes: taken apart byte by byte, they were
+    // four loads and the shifts that put them together.)
+    let w = u32::from_le_bytes(four.try_into().expect("four bytes"));
+    if (w as u8) < 0xE0 {
         let form = w & 0xC0E0 == 0x80C0;
-        let bit = WORD_BITS_2[usize::from(b0 & 0x1F)] >> (b1 & 0x3F) & 1 != 0;
+        let bit = WORD_BITS_2[(w & 0x1F) as usize] >> (w >> 8 & 0x3F) & 1 != 0;
         2 * usize::from(form & bit)
     } else {
         let form = w & 0xC0_C0F0 == 0x80_80E0;
         let block = (w as usize & 0xF) << 6 | (w as usize >> 8 & 0x3F);
-        let bit = WORD_BITS_3[block] >> (b2 & 0x3F) & 1 != 0;
+        let bit = WORD_BITS_3[block] >> (w >> 16 & 0x3F) & 1 != 0;
         3 * usize::from(form & bit)
     }
 }
