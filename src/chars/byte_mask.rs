@@ -221,7 +221,7 @@ impl ByteMasks {
     /// name included (the caller clears their bits).
     #[inline]
     pub(crate) fn of_sixteen(hay: &[u8], start: usize) -> Option<ByteMasks> {
-        let block: [u8; 16] = hay.get(start..start + 16)?.try_into().ok()?;
+        let block: [u8; 16] = *hay.get(start..)?.first_chunk::<16>()?;
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         let masks = ByteMasks::of_block_sse2(block);
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
@@ -287,12 +287,12 @@ impl ByteMasks {
     fn of_run<const CLASS: u8>(hay: &[u8], start: usize) -> Option<(usize, ByteMasks)> {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            let first: [u8; 16] = hay.get(start..start + 16)?.try_into().ok()?;
+            let first: [u8; 16] = *hay.get(start..)?.first_chunk::<16>()?;
             let (plain, mut masks) = ByteMasks::run_block_sse2::<CLASS>(first);
             if plain != 0xFFFF {
                 return Some(((!plain).trailing_zeros() as usize, masks));
             }
-            let second: [u8; 16] = hay.get(start + 16..start + 32)?.try_into().ok()?;
+            let second: [u8; 16] = *hay.get(start + 16..)?.first_chunk::<16>()?;
             let (plain, high) = ByteMasks::run_block_sse2::<CLASS>(second);
             if plain == 0xFFFF {
                 return None;

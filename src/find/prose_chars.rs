@@ -171,12 +171,12 @@ static WORD_BITS_3: [u64; 1024] = {
 /// at hand and on the length the first byte gives.
 #[inline(always)]
 pub(crate) fn word_len_at(hay: &[u8], p: usize) -> usize {
-    let Some(four) = hay.get(p..p.wrapping_add(4)) else {
+    let Some(four) = hay.get(p..).and_then(<[u8]>::first_chunk::<4>) else {
         return word_len_decoded(hay, p);
     };
     // (One load of the four bytes: taken apart byte by byte, they were
     // four loads and the shifts that put them together.)
-    let w = u32::from_le_bytes(four.try_into().expect("four bytes"));
+    let w = u32::from_le_bytes(*four);
     if (w as u8) < 0xE0 {
         let form = w & 0xC0E0 == 0x80C0;
         let bit = WORD_BITS_2[(w & 0x1F) as usize] >> (w >> 8 & 0x3F) & 1 != 0;

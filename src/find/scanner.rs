@@ -1239,10 +1239,8 @@ impl<'h> Scanner<'h> {
         if from >= to {
             return usize::MAX;
         }
-        if let Some(block) = hay.get(from..from + 64) {
-            let m = self
-                .colon_or_at
-                .mask_of_64(block.try_into().expect("64 bytes"));
+        if let Some(block) = hay.get(from..).and_then(<[u8]>::first_chunk::<64>) {
+            let m = self.colon_or_at.mask_of_64(block);
             if m != 0 {
                 let i = from + m.trailing_zeros() as usize;
                 return if i < to { i } else { usize::MAX };
