@@ -56,7 +56,9 @@ use iriscan::{Charset, HitFilter, InputFormat, Searcher, Summary};
 
 /// glibc's allocator serializes threads that allocate at once (rendering
 /// hits on the pool: `__lll_lock_wait_private` was a third of the time of
-/// `--json --threads 2`); mimalloc keeps a heap per thread.
+/// `--json --threads 2`); mimalloc keeps a heap per thread. Built without
+/// transparent huge pages (`no_thp` in Cargo.toml): a scan's heap is a few
+/// MiB, and a huge page costs its 2 MiB cleared at the first touch.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
