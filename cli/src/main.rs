@@ -56,9 +56,10 @@ use iriscan::{Charset, HitFilter, InputFormat, Searcher, Summary};
 
 /// glibc's allocator serializes threads that allocate at once (rendering
 /// hits on the pool: `__lll_lock_wait_private` was a third of the time of
-/// `--json --threads 2`); mimalloc keeps a heap per thread. Built without
-/// transparent huge pages (`no_thp` in Cargo.toml): a scan's heap is a few
-/// MiB, and a huge page costs its 2 MiB cleared at the first touch.
+/// `--json --threads 2`); mimalloc keeps a heap per thread. Built not to
+/// ask for transparent huge pages (`no_thp` in Cargo.toml): a scan's heap
+/// is a few MiB, and a huge page costs its 2 MiB cleared at the first
+/// touch.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
