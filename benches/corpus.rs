@@ -94,13 +94,13 @@ fn build(
         let s: &&str = rng.pick(sentences);
         text.push_str(s);
         text.push(' ');
-        if rng.next() % every == 0 {
+        if rng.next().is_multiple_of(every) {
             let l: &&str = rng.pick(links);
             text.push_str(l);
             text.push(' ');
             n += 1;
         }
-        if rng.next() % 6 == 0 {
+        if rng.next().is_multiple_of(6) {
             text.push('\n');
         }
     }
@@ -177,7 +177,11 @@ pub fn link_dense(bytes: usize) -> (String, usize) {
             _ => text.push_str(link),
         }
         n += 1;
-        text.push(if rng.next() % 2 == 0 { '\n' } else { ' ' });
+        text.push(if rng.next().is_multiple_of(2) {
+            '\n'
+        } else {
+            ' '
+        });
     }
     (text, n)
 }
@@ -204,7 +208,7 @@ pub fn access_log(bytes: usize) -> (String, usize) {
         let ip = rng.next() % 256;
         let path = rng.pick(&paths);
         let agent = rng.pick(&agents);
-        let referrer = if rng.next() % 2 == 0 {
+        let referrer = if rng.next().is_multiple_of(2) {
             "https://www.example.com/start?ref=mail"
         } else {
             "-"

@@ -22,10 +22,10 @@ fn distinct(lines: &[String], opts: &NormalizeOptions) -> usize {
             continue;
         }
         let uri = to_uri(line, &UriOptions::new());
-        if let Ok(key) = normalize(&uri.uri, opts) {
-            if !seen.contains(key.as_ref()) {
-                seen.insert(key.into_owned());
-            }
+        if let Ok(key) = normalize(&uri.uri, opts)
+            && !seen.contains(key.as_ref())
+        {
+            seen.insert(key.into_owned());
         }
     }
     seen.len()

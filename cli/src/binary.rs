@@ -82,7 +82,7 @@ impl BinaryCheck {
     /// [`first_nul`](BinaryCheck::first_nul) when the bytes before `from`
     /// (an even offset) are known to hold none.
     fn nul_after(&self, head: &[u8], from: usize) -> Option<u64> {
-        debug_assert!(from % 2 == 0 && from <= head.len());
+        debug_assert!(from.is_multiple_of(2) && from <= head.len());
         if self.on_binary == OnBinary::Text {
             return None;
         }

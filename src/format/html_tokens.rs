@@ -362,16 +362,10 @@ impl<V: PageVisitor> Emitter for LinkEmitter<'_, V> {
             && LINK_ATTRIBUTES
                 .iter()
                 .any(|a| a.as_bytes() == self.attribute.get());
-        // A quoted value starts here, after its quote; an unquoted one
-        // one byte back: the tokenizer has read its first byte to know it
-        // is unquoted.
-        let mut start = self.position.min(self.input.len());
-        if start > 0
-            && !matches!(self.input[start - 1], b'"' | b'\'' | b'=')
-            && !self.input[start - 1].is_ascii_whitespace()
-        {
-            start -= 1;
-        }
+        // The value starts here: html5gum (0.9 on) calls this at its
+        // first byte, after its quote if it is quoted. (0.8 called it one
+        // byte late for an unquoted value, which this stepped back over.)
+        let start = self.position.min(self.input.len());
         self.value_raw = start..start;
     }
 

@@ -270,10 +270,10 @@ fn drop_flat(message: Message<'_>) {
     let mut stack = vec![message];
     while let Some(mut message) = stack.pop() {
         for part in &mut message.parts {
-            if let PartType::Message(_) = part.body {
-                if let PartType::Message(inner) = std::mem::take(&mut part.body) {
-                    stack.push(inner);
-                }
+            if let PartType::Message(_) = part.body
+                && let PartType::Message(inner) = std::mem::take(&mut part.body)
+            {
+                stack.push(inner);
             }
         }
     }

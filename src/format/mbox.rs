@@ -198,10 +198,10 @@ impl<R: Read> MboxReader<R> {
             let (used, ended) = split.step(chunk);
             self.input.consume(used);
             split.pos += used as u64;
-            if let Some(part) = ended {
-                if let Some(item) = split.finish(part, true) {
-                    return Some(item);
-                }
+            if let Some(part) = ended
+                && let Some(item) = split.finish(part, true)
+            {
+                return Some(item);
             }
         }
     }

@@ -428,11 +428,11 @@ impl<R: Read> WarcReader<R> {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    if let Input::Gzip(m) = &mut self.input {
-                        if let Some(broken) = m.take_broken() {
-                            self.broken = Some(broken);
-                            return Ok(Filled::Broken);
-                        }
+                    if let Input::Gzip(m) = &mut self.input
+                        && let Some(broken) = m.take_broken()
+                    {
+                        self.broken = Some(broken);
+                        return Ok(Filled::Broken);
                     }
                     return Err(e);
                 }
@@ -566,14 +566,14 @@ impl<R: Read> WarcReader<R> {
     }
 
     fn garbage(&mut self, garbage: &mut Option<(u64, u64)>) {
-        if let Some((start, length)) = garbage.take() {
-            if !self.quiet {
-                self.queued.push_back(Err(WarcError::new(
-                    self.index,
-                    start,
-                    WarcErrorKind::Garbage { length },
-                )));
-            }
+        if let Some((start, length)) = garbage.take()
+            && !self.quiet
+        {
+            self.queued.push_back(Err(WarcError::new(
+                self.index,
+                start,
+                WarcErrorKind::Garbage { length },
+            )));
         }
     }
 

@@ -83,11 +83,11 @@ impl<R: BufRead> BufRead for Counting<R> {
             }
             return;
         }
-        if self.tee.is_some() {
-            if let Ok(chunk) = self.inner.fill_buf() {
-                let chunk = &chunk[..amt.min(chunk.len())];
-                Self::keep(&mut self.tee, chunk);
-            }
+        if self.tee.is_some()
+            && let Ok(chunk) = self.inner.fill_buf()
+        {
+            let chunk = &chunk[..amt.min(chunk.len())];
+            Self::keep(&mut self.tee, chunk);
         }
         self.inner.consume(amt);
     }

@@ -65,10 +65,10 @@ pub(crate) fn parse_response(block: &[u8]) -> Option<HttpResponse<'_>> {
             continue;
         }
         // Header fields are ASCII; a field that is not is skipped.
-        if let Ok(text) = std::str::from_utf8(line) {
-            if let Some((name, value)) = text.split_once(':') {
-                headers.push((name.trim(), value.trim()));
-            }
+        if let Ok(text) = std::str::from_utf8(line)
+            && let Some((name, value)) = text.split_once(':')
+        {
+            headers.push((name.trim(), value.trim()));
         }
     }
     Some(HttpResponse {

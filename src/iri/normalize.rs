@@ -745,10 +745,11 @@ fn normalize_host<'h>(
     } else {
         text
     };
-    if opts.level >= NormalizationLevel::Scheme && known_scheme {
-        if let Some(idn) = idn_host(&text, opts.form) {
-            return if idn == *text { text } else { Cow::Owned(idn) };
-        }
+    if opts.level >= NormalizationLevel::Scheme
+        && known_scheme
+        && let Some(idn) = idn_host(&text, opts.form)
+    {
+        return if idn == *text { text } else { Cow::Owned(idn) };
     }
     text
 }

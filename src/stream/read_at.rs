@@ -316,16 +316,17 @@ mod tests {
     impl ReadAt for Pattern {
         fn read_at(&self, buf: &mut [u8], offset: u64) -> io::Result<usize> {
             self.reads.fetch_add(1, Ordering::Relaxed);
-            if self.reads.load(Ordering::Relaxed) % 3 == 0 {
+            if self.reads.load(Ordering::Relaxed).is_multiple_of(3) {
                 return Err(io::ErrorKind::Interrupted.into());
             }
             let n = (buf.len() as u64)
                 .min(self.step as u64)
                 .min(self.len.saturating_sub(offset)) as usize;
-            if let Some(f) = self.fail_at {
-                if offset <= f && f < offset + n.max(1) as u64 {
-                    return Err(io::Error::other("bad block"));
-                }
+            if let Some(f) = self.fail_at
+                && offset <= f
+                && f < offset + n.max(1) as u64
+            {
+                return Err(io::Error::other("bad block"));
             }
             for (i, b) in buf[..n].iter_mut().enumerate() {
                 *b = ((offset + i as u64) % 251) as u8;
